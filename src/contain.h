@@ -1,0 +1,141 @@
+/*
+ * contain.h: internal interface of the policy and resolver (the convenience
+ * library libcontaincore, linked into libcontain.so and the unit tests).
+ */
+#ifndef CONTAIN_H
+#define CONTAIN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CT_MAX_TREES  64
+#define CT_MAX_DENY   64
+#define CT_MAX_ALIAS  32
+#define CT_MAX_ENV    12
+#define CT_MAX_LINKS  40	/* as the kernel: more is "could not be verified" */
+#define CT_PATH_BUDGET 8192	/* lexical path and pending-path budget of a walk */
+#define CT_RESOLVED_MAX 512	/* resolved path kept for the report */
+
+/* Access a tree grants and a call needs. 0 needed = metadata (any tree). */
+enum { CT_R = 1, CT_W = 2, CT_X = 4 };
+
+enum ct_tree_kind {
+	CT_TREE_DIR,	/* a directory tree, fd is an O_PATH fd on it */
+	CT_TREE_FILE,	/* a single file, fd is an O_PATH fd on its parent */
+	CT_TREE_PROC,	/* /proc/<the calling process>, found at call time */
+};
+
+struct ct_tree {
+	const char *path;	/* real path, no trailing slash; "" is "/" */
+	size_t len;
+	int fd;
+	const char *name;	/* CT_TREE_FILE: the file's name in fd */
+	unsigned acc;		/* CT_R | CT_W | CT_X */
+	unsigned char kind;
+	unsigned char fast;	/* no nested tree or deny entry below it */
+};
+
+struct ct_str {
+	const char *s;
+	size_t len;
+};
+
+struct ct_alias {
+	const char *from;	/* a symlink outside every tree, e.g. "/lib" */
+	size_t len;
+	const char *to;		/* its text, e.g. "usr/lib" */
+};
+
+enum ct_log_mode { CT_LOG_STDERR, CT_LOG_FILE, CT_LOG_OFF };
+
+struct ct_policy {
+	int active;		/* 0: opted out, every call passes through */
+	int ntrees, ndeny, nalias, nenv;
+	struct ct_tree trees[CT_MAX_TREES];	/* longest path first */
+	struct ct_str deny[CT_MAX_DENY];
+	struct ct_alias alias[CT_MAX_ALIAS];
+	const char *env[CT_MAX_ENV];	/* "NAME=value" put back into every exec */
+	int proc_fd;		/* O_PATH on /proc, or -1 */
+	int log_mode;
+	const char *log_path;
+	int log_fd;
+	const char *tmpdir;
+	const char *preload;	/* LD_PRELOAD value children get */
+	/* string arena (the policy and its strings are one mapping) */
+	char *arena;
+	size_t arena_len, arena_used;
+};
+
+/* What the loader reads from the environment (all may be NULL). */
+struct ct_env {
+	const char *root, *read, *write, *deny, *log, *tmpdir, *optout;
+	const char *preload;	/* LD_PRELOAD as loaded */
+	const char *self_path;	/* this library's path as the loader found it */
+	int create_tmpdir;	/* allowed to create a private TMPDIR */
+	int no_defaults;	/* unit tests: no default read-only set */
+};
+
+/* Build the policy. 0 on success; -1 with a one-line reason in err. */
+int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
+		   char *err, size_t errlen);
+
+/* ---- lexical helpers (pure) ---- */
+
+/* Is path (len bytes) equal to prefix or below it, per component? */
+int ct_path_under(const char *path, size_t len, const char *prefix, size_t plen);
+/* Innermost tree containing path, or -1. Handles /proc/<pid>. */
+int ct_tree_for(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
+/* Tree whose root is exactly path, or -1. */
+int ct_tree_exact(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
+/* Is path a strict ancestor of some tree (traversable, not accessible)? */
+int ct_is_ancestor(const struct ct_policy *p, const char *path, size_t len);
+/* Is path denied by CONTAIN_DENY? */
+int ct_is_denied(const struct ct_policy *p, const char *path, size_t len);
+
+/* ---- resolution ---- */
+
+enum ct_reason {
+	CT_OK = 0,
+	CT_OUTSIDE,
+	CT_UNVERIFIABLE,
+	CT_DENIED,
+	CT_READONLY,
+	CT_NOEXEC,
+	CT_STATIC,
+};
+
+struct ct_verdict {
+	int reason;		/* CT_OK when not denied by the policy */
+	int tree;		/* tree holding the final object, -1 unknown */
+	const char *detail;	/* for CT_UNVERIFIABLE */
+	char resolved[CT_RESOLVED_MAX];	/* where known, else "" */
+};
+
+struct ct_req {
+	int dirfd;
+	const char *path;
+	int flags;		/* open(2) flags of the final open */
+	mode_t mode;
+	unsigned need;		/* CT_R | CT_W | CT_X, 0 = metadata */
+	int follow;		/* follow a final symlink */
+};
+
+/*
+ * Open rq->path as the kernel would, but only if its final object lies in a
+ * tree granting rq->need. Returns the fd, or -1 with errno. A policy denial
+ * sets v->reason and errno = EACCES; other errors are the kernel's own.
+ * No system call ever names a path outside the trees.
+ */
+int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v);
+
+/* The tree holding directory fd (AT_FDCWD: the cwd) if it is a fast tree, else -1. */
+int ct_anchor_tree(const struct ct_policy *p, int dirfd);
+
+/* Set when the kernel lacks openat2 (ENOSYS): the walk does everything. */
+extern int ct_no_openat2;
+
+/* Text for a reason (stderr form) and its JSON keyword. */
+const char *ct_reason_text(int reason);
+const char *ct_reason_key(int reason);
+
+#endif

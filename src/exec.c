@@ -1,0 +1,914 @@
+/*
+ * exec.c: the exec family, posix_spawn, system and popen.
+ *
+ * A program may run if it lies in a tree granting exec, is an ELF with a
+ * program interpreter (the loader will preload libcontain.so into it) or a
+ * #! script whose interpreter passes the same test. A static binary would run
+ * uncontained: it is refused until the kernel backstop holds it.
+ *
+ * Every child's environment is the caller's with LD_PRELOAD, CONTAIN_* and
+ * TMPDIR replaced by the snapshot taken at load, built in a private mapping
+ * (no malloc: execve and the vfork children of posix_spawn may be here). An
+ * ELF program is executed through the fd that was checked (execveat with
+ * AT_EMPTY_PATH), so what is checked is what runs.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "contain.h"
+#include "interpose.h"
+#include "report.h"
+#include "sys.h"
+
+extern char **environ;
+
+/* glibc declares these arguments nonnull; programs pass NULL all the same.
+ * An out-of-line test keeps the compiler from assuming the answer. */
+__attribute__((noinline)) static int is_null(const void *ptr)
+{
+	return ptr == NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* environment                                                          */
+
+static int is_policy_var(const struct ct_policy *p, const char *s)
+{
+	if (strncmp(s, "LD_PRELOAD=", 11) == 0 || strncmp(s, "CONTAIN_", 8) == 0)
+		return 1;
+	return p->tmpdir && strncmp(s, "TMPDIR=", 7) == 0;
+}
+
+struct envbuf {
+	char **env;
+	size_t maplen;
+};
+
+/* The child's environment: envp less the policy variables, plus the snapshot. */
+static int build_env(const struct ct_policy *p, char *const envp[], struct envbuf *out)
+{
+	size_t n = 0, k = 0, i;
+	char **env;
+
+	while (envp && envp[n])
+		n++;
+	out->maplen = ((n + (size_t)p->nenv + 1) * sizeof(char *) + 4095) & ~(size_t)4095;
+	env = mmap(NULL, out->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (env == MAP_FAILED) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!is_policy_var(p, envp[i]))
+			env[k++] = envp[i];
+	for (i = 0; i < (size_t)p->nenv; i++)
+		env[k++] = (char *)p->env[i];
+	env[k] = NULL;
+	out->env = env;
+	return 0;
+}
+
+static void free_env(struct envbuf *b)
+{
+	int e = errno;
+
+	if (b->env)
+		munmap(b->env, b->maplen);
+	b->env = NULL;
+	errno = e;
+}
+
+/*
+ * Put the snapshot back into environ (a program that scrubbed it and then
+ * calls system() or popen() still gets a contained shell), and drop PATH
+ * entries outside the trees so that PATH searches do not report a denial per
+ * entry. Not async-signal-safe (setenv); called at load and from system/popen.
+ */
+void ct_repair_environ(const struct ct_policy *p)
+{
+	const char *path;
+	int i;
+
+	for (i = 0; i < p->nenv; i++) {
+		const char *eq = strchr(p->env[i], '=');
+		char name[32];
+		const char *cur;
+		size_t nl = (size_t)(eq - p->env[i]);
+
+		if (!eq || nl >= sizeof(name))
+			continue;
+		memcpy(name, p->env[i], nl);
+		name[nl] = 0;
+		cur = getenv(name);
+		if (!cur || strcmp(cur, eq + 1) != 0)
+			setenv(name, eq + 1, 1);
+	}
+	unsetenv("CONTAIN_OPTOUT");
+
+	path = getenv("PATH");
+	if (path) {
+		size_t len = strlen(path);
+		char *keep = malloc(len + 1), *dir = malloc(len + 1);
+		const char *s = path;
+		size_t k = 0;
+		int changed = 0;
+
+		if (!keep || !dir) {
+			free(keep);
+			free(dir);
+			return;
+		}
+		while (s) {
+			const char *c = strchr(s, ':');
+			size_t n = c ? (size_t)(c - s) : strlen(s);
+			struct ct_req rq;
+			struct ct_verdict v;
+			int fd, keepit = 1;
+
+			memcpy(dir, s, n);
+			dir[n] = 0;
+			if (n && dir[0] == '/') {
+				rq.dirfd = AT_FDCWD;
+				rq.path = dir;
+				rq.flags = O_PATH | O_CLOEXEC;
+				rq.mode = 0;
+				rq.need = CT_X;
+				rq.follow = 1;
+				fd = ct_open(p, &rq, &v);
+				if (fd >= 0)
+					sys_close(fd);
+				else if (v.reason != CT_OK)
+					keepit = 0;
+			}
+			if (keepit) {
+				if (k)
+					keep[k++] = ':';
+				memcpy(keep + k, dir, n);
+				k += n;
+			} else {
+				changed = 1;
+			}
+			s = c ? c + 1 : NULL;
+		}
+		keep[k] = 0;
+		if (changed)
+			setenv("PATH", keep, 1);
+		free(keep);
+		free(dir);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* what may run                                                         */
+
+enum { PROG_ELF, PROG_SCRIPT };
+
+static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+			 int follow, int depth, int *kind);
+
+/* An ELF file: dynamic (has PT_INTERP, whose file must be in the trees) or not. */
+static int check_elf(const struct ct_policy *p, const char *op, int fd, const char *path)
+{
+	unsigned char id[EI_NIDENT];
+	unsigned long long phoff;
+	unsigned phnum, phentsize, i;
+	int is64;
+	struct ct_verdict v;
+
+	if (sys_pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		goto unverifiable;
+	is64 = id[EI_CLASS] == ELFCLASS64;
+	if (is64) {
+		Elf64_Ehdr eh;
+
+		if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto unverifiable;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+	} else if (id[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
+
+		if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto unverifiable;
+		phoff = eh.e_phoff;
+		phnum = eh.e_phnum;
+		phentsize = eh.e_phentsize;
+	} else {
+		goto unverifiable;
+	}
+	if (phnum > 4096 || phentsize < (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)))
+		goto unverifiable;
+	for (i = 0; i < phnum; i++) {
+		unsigned long long type, off, size;
+		char interp[256];
+
+		if (is64) {
+			Elf64_Phdr ph;
+
+			if (sys_pread(fd, &ph, sizeof(ph), (off_t)(phoff + (unsigned long long)i * phentsize)) != (ssize_t)sizeof(ph))
+				goto unverifiable;
+			type = ph.p_type;
+			off = ph.p_offset;
+			size = ph.p_filesz;
+		} else {
+			Elf32_Phdr ph;
+
+			if (sys_pread(fd, &ph, sizeof(ph), (off_t)(phoff + (unsigned long long)i * phentsize)) != (ssize_t)sizeof(ph))
+				goto unverifiable;
+			type = ph.p_type;
+			off = ph.p_offset;
+			size = ph.p_filesz;
+		}
+		if (type != PT_INTERP)
+			continue;
+		if (size < 2 || size > sizeof(interp) ||
+		    sys_pread(fd, interp, (size_t)size, (off_t)off) != (ssize_t)size ||
+		    interp[size - 1] != 0 || interp[0] != '/')
+			goto unverifiable;
+		/* the loader the kernel will map must be one of ours too */
+		{
+			int ifd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0,
+						  CT_R, 1, &v);
+
+			if (ifd < 0)
+				return -1;
+			sys_close(ifd);
+		}
+		return 0;
+	}
+	v.reason = CT_STATIC;
+	v.tree = -1;
+	v.detail = NULL;
+	v.resolved[0] = 0;
+	ct_report(p, op, path, &v);
+	errno = EACCES;
+	return -1;
+
+unverifiable:
+	v.reason = CT_UNVERIFIABLE;
+	v.tree = -1;
+	v.detail = "not a valid ELF file";
+	v.resolved[0] = 0;
+	ct_report(p, op, path, &v);
+	errno = EACCES;
+	return -1;
+}
+
+/* A #! script: its interpreter must pass check_program too. */
+static int check_script(const struct ct_policy *p, const char *op, int fd, int depth)
+{
+	char line[256], *s, *e;
+	ssize_t n = sys_pread(fd, line, sizeof(line) - 1, 0);
+	int kind, ifd;
+
+	if (n < 2)
+		return -1;
+	line[n] = 0;
+	s = line + 2;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s;
+	while (*e && *e != ' ' && *e != '\t' && *e != '\n')
+		e++;
+	if (e == s || (!*e && n == (ssize_t)sizeof(line) - 1)) {
+		errno = ENOEXEC;
+		return -1;
+	}
+	*e = 0;
+	ifd = check_program(p, op, AT_FDCWD, s, 1, depth + 1, &kind);
+	if (ifd < 0)
+		return -1;
+	sys_close(ifd);
+	return 0;
+}
+
+/*
+ * Open the program at (dirfd, path) for exec and check it. Returns an fd on
+ * it (O_RDONLY, close-on-exec) or -1 with errno; *kind says ELF or script.
+ */
+static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+			 int follow, int depth, int *kind)
+{
+	struct ct_verdict v;
+	unsigned char magic[4];
+	int fd;
+
+	if (depth > 4) {	/* the kernel's BINPRM_MAX_RECURSION */
+		errno = ELOOP;
+		return -1;
+	}
+	fd = ct_checked_open(p, op, dirfd, path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+			     0, CT_X, follow, &v);
+	if (fd < 0)
+		return -1;
+	if (sys_pread(fd, magic, sizeof(magic), 0) < 2) {
+		sys_close(fd);
+		errno = ENOEXEC;
+		return -1;
+	}
+	if (memcmp(magic, ELFMAG, SELFMAG) == 0) {
+		*kind = PROG_ELF;
+		if (check_elf(p, op, fd, path) < 0)
+			goto fail;
+		return fd;
+	}
+	if (magic[0] == '#' && magic[1] == '!') {
+		*kind = PROG_SCRIPT;
+		if (check_script(p, op, fd, depth) < 0)
+			goto fail;
+		return fd;
+	}
+	/* anything else would go to binfmt_misc or ENOEXEC: let execvp and the
+	 * shells fall back to /bin/sh as without the library */
+	sys_close(fd);
+	errno = ENOEXEC;
+	return -1;
+fail:
+	{
+		int e = errno;
+
+		sys_close(fd);
+		errno = e;
+	}
+	return -1;
+}
+
+/* Real path of a checked fd (for scripts, whose interpreter opens them). */
+static int fd_path(const struct ct_policy *p, int fd, char *buf, size_t len)
+{
+	char name[32];
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "self/fd/%d", fd);
+	n = p->proc_fd >= 0 ? sys_readlinkat(p->proc_fd, name, buf, len - 1) : -1;
+	if (n <= 0 || (size_t)n >= len - 1)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+/* Check and execute. Returns only on failure. */
+static int exec_checked(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+			char *const argv[], char *const envp[], int atflags)
+{
+	struct envbuf eb = { NULL, 0 };
+	int kind, fd, e;
+
+	fd = check_program(p, op, dirfd, path, !(atflags & AT_SYMLINK_NOFOLLOW), 0, &kind);
+	if (fd < 0)
+		return -1;
+	if (build_env(p, envp, &eb) < 0) {
+		e = errno;
+		sys_close(fd);
+		errno = e;
+		return -1;
+	}
+	if (kind == PROG_ELF) {
+		syscall(SYS_execveat, fd, "", argv, eb.env, AT_EMPTY_PATH);
+	} else {
+		/* the interpreter opens the script by name (it is preloaded and
+		 * checks that open); keep the name the caller gave when the
+		 * kernel resolves it the same way */
+		char *buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (buf == MAP_FAILED) {
+			errno = ENOMEM;
+		} else {
+			if (path[0] == '/' || dirfd == AT_FDCWD)
+				syscall(SYS_execve, path, argv, eb.env);
+			else if (fd_path(p, fd, buf, 8192) == 0)
+				syscall(SYS_execve, buf, argv, eb.env);
+			else
+				errno = EACCES;
+			e = errno;
+			munmap(buf, 8192);
+			errno = e;
+		}
+	}
+	e = errno;
+	free_env(&eb);
+	sys_close(fd);
+	errno = e;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* exec family                                                          */
+
+API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return (int)syscall(SYS_execve, path, argv, envp);
+	return exec_checked(p, "execve", AT_FDCWD, path, argv, envp, 0);
+}
+
+API int execv(const char *path, char *const argv[])
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return (int)syscall(SYS_execve, path, argv, environ);
+	return exec_checked(p, "execv", AT_FDCWD, path, argv, environ, 0);
+}
+
+/* fexecve and execveat(AT_EMPTY_PATH): the fd must be a file in the trees. */
+static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *const argv[],
+		   char *const envp[])
+{
+	char *buf;
+	struct stat a, b;
+	int cfd, kind, e;
+	struct envbuf eb = { NULL, 0 };
+
+	if (sys_fstatat(fd, "", &a, AT_EMPTY_PATH) < 0)
+		return -1;
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fd_path(p, fd, buf, 8192) < 0 || buf[0] != '/') {
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file has no path", "" };
+
+		munmap(buf, 8192);
+		ct_report(p, op, "(fd)", &v);
+		errno = EACCES;
+		return -1;
+	}
+	cfd = check_program(p, op, AT_FDCWD, buf, 1, 0, &kind);
+	if (cfd < 0)
+		goto out;
+	if (sys_fstatat(cfd, "", &b, AT_EMPTY_PATH) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file moved", "" };
+
+		sys_close(cfd);
+		ct_report(p, op, buf, &v);
+		errno = EACCES;
+		goto out;
+	}
+	if (build_env(p, envp, &eb) == 0) {
+		if (kind == PROG_ELF)
+			syscall(SYS_execveat, cfd, "", argv, eb.env, AT_EMPTY_PATH);
+		else
+			syscall(SYS_execve, buf, argv, eb.env);
+		free_env(&eb);
+	}
+	e = errno;
+	sys_close(cfd);
+	errno = e;
+out:
+	e = errno;
+	munmap(buf, 8192);
+	errno = e;
+	return -1;
+}
+
+API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return (int)syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+	return exec_fd(p, "fexecve", fd, argv, envp);
+}
+
+API int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return (int)syscall(SYS_execveat, dirfd, path, argv, envp, flags);
+	if ((flags & AT_EMPTY_PATH) && !is_null(path) && !*path)
+		return exec_fd(p, "execveat", dirfd, argv, envp);
+	return exec_checked(p, "execveat", dirfd, path, argv, envp, flags);
+}
+
+/* The value of name in envp (a vfork child may not call getenv). */
+static const char *env_get(char *const envp[], const char *name)
+{
+	size_t n = strlen(name);
+	int i;
+
+	for (i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
+}
+
+/*
+ * execvpe's PATH search, as glibc does it: a name with a slash is executed
+ * as is; otherwise each PATH entry is tried, ENOEXEC runs the file with
+ * /bin/sh, EACCES is remembered. A candidate outside the trees is skipped
+ * silently (the decision is lexical: nothing outside is looked at).
+ */
+static int exec_search(const struct ct_policy *p, const char *op, const char *file,
+		       char *const argv[], char *const envp[])
+{
+	const char *path, *s;
+	char *buf;
+	int saw_eacces = 0, e;
+	size_t flen;
+
+	if (!file || !*file) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (strchr(file, '/')) {
+		exec_checked(p, op, AT_FDCWD, file, argv, envp, 0);
+		if (errno != ENOEXEC)
+			return -1;
+		path = NULL;
+		buf = NULL;
+		goto sh;
+	}
+	flen = strlen(file);
+	if (flen > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	path = env_get(environ, "PATH");
+	if (!path)
+		path = "/bin:/usr/bin";
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (s = path;; s++) {
+		const char *c = strchrnul(s, ':');
+		size_t n = (size_t)(c - s);
+
+		if (n + flen + 2 > 8192)
+			goto next;
+		if (n) {
+			memcpy(buf, s, n);
+			buf[n] = '/';
+			memcpy(buf + n + 1, file, flen + 1);
+		} else {
+			memcpy(buf, file, flen + 1);	/* empty entry: the cwd */
+		}
+		{
+			struct ct_req rq = { AT_FDCWD, buf, O_PATH | O_CLOEXEC, 0, CT_X, 1 };
+			struct ct_verdict v;
+			int fd = ct_open(p, &rq, &v);
+
+			if (fd < 0 && v.reason == CT_OUTSIDE)
+				goto next;	/* silently, like a missing file */
+			if (fd < 0 && errno != EACCES)
+				goto next;
+			if (fd >= 0)
+				sys_close(fd);
+		}
+		exec_checked(p, op, AT_FDCWD, buf, argv, envp, 0);
+		switch (errno) {
+		case ENOEXEC: {
+			/* run it with the shell, as execvp does */
+			const char *sh_path = buf;
+			size_t argc = 0;
+			char **nargv;
+			size_t len;
+
+			while (argv[argc])
+				argc++;
+			len = ((argc + 3) * sizeof(char *) + 4095) & ~(size_t)4095;
+			nargv = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (nargv != MAP_FAILED) {
+				size_t i;
+
+				nargv[0] = (char *)"/bin/sh";
+				nargv[1] = (char *)sh_path;
+				for (i = 1; i <= argc; i++)
+					nargv[i + 1] = argv[i];
+				exec_checked(p, op, AT_FDCWD, "/bin/sh", nargv, envp, 0);
+				e = errno;
+				munmap(nargv, len);
+				errno = e;
+			}
+			goto done;
+		}
+		case EACCES:
+			saw_eacces = 1;
+			break;
+		case ENOENT: case ENOTDIR: case ESTALE: case ENODEV: case ETIMEDOUT:
+			break;
+		default:
+			goto done;
+		}
+next:
+		if (!*c)
+			break;
+		s = c;
+	}
+	errno = saw_eacces ? EACCES : ENOENT;
+done:
+	e = errno;
+	munmap(buf, 8192);
+	errno = e;
+	return -1;
+sh:
+	{
+		size_t argc = 0, i, len;
+		char **nargv;
+
+		while (argv[argc])
+			argc++;
+		len = ((argc + 3) * sizeof(char *) + 4095) & ~(size_t)4095;
+		nargv = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (nargv == MAP_FAILED) {
+			errno = ENOMEM;
+			return -1;
+		}
+		nargv[0] = (char *)"/bin/sh";
+		nargv[1] = (char *)file;
+		for (i = 1; i <= argc; i++)
+			nargv[i + 1] = argv[i];
+		exec_checked(p, op, AT_FDCWD, "/bin/sh", nargv, envp, 0);
+		e = errno;
+		munmap(nargv, len);
+		errno = e;
+		return -1;
+	}
+}
+
+API int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active) {
+		static int (*real)(const char *, char *const[], char *const[]);
+
+		if (!real)
+			real = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
+		return real ? real(file, argv, envp) : (errno = ENOSYS, -1);
+	}
+	return exec_search(p, "execvpe", file, argv, envp);
+}
+
+API int execvp(const char *file, char *const argv[])
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (p && p->active)
+		return exec_search(p, "execvp", file, argv, environ);
+	return execvpe(file, argv, environ);
+}
+
+/* The variadic forms: collect the arguments into a private mapping. */
+static char **collect_args(const char *arg0, va_list ap, char ***envp_out, size_t *maplen)
+{
+	va_list aq;
+	size_t n = 1, i;
+	char **v;
+
+	va_copy(aq, ap);
+	if (arg0)
+		while (va_arg(aq, char *))
+			n++;
+	va_end(aq);
+	*maplen = ((n + 1) * sizeof(char *) + 4095) & ~(size_t)4095;
+	v = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	v[0] = (char *)arg0;
+	for (i = 1; arg0 && i < n; i++)
+		v[i] = va_arg(ap, char *);
+	if (arg0)
+		(void)va_arg(ap, char *);	/* the terminating NULL */
+	v[n] = NULL;
+	if (envp_out)
+		*envp_out = va_arg(ap, char **);
+	return v;
+}
+
+#define VARIADIC_EXEC(call, with_env)                                  \
+	do {                                                           \
+		va_list ap;                                            \
+		char **argv, **envp = environ;                         \
+		size_t maplen;                                         \
+		int r, e;                                              \
+		va_start(ap, arg);                                     \
+		argv = collect_args(arg, ap, with_env ? &envp : NULL, &maplen); \
+		va_end(ap);                                            \
+		if (!argv)                                             \
+			return -1;                                     \
+		r = call;                                              \
+		e = errno;                                             \
+		munmap(argv, maplen);                                  \
+		errno = e;                                             \
+		return r;                                              \
+	} while (0)
+
+API int execl(const char *path, const char *arg, ...)
+{
+	VARIADIC_EXEC(execve(path, argv, envp), 0);
+}
+
+API int execle(const char *path, const char *arg, ...)
+{
+	VARIADIC_EXEC(execve(path, argv, envp), 1);
+}
+
+API int execlp(const char *file, const char *arg, ...)
+{
+	VARIADIC_EXEC(execvpe(file, argv, envp), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* posix_spawn, system, popen                                           */
+
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
+
+static spawn_fn real_spawn(void)
+{
+	static spawn_fn fn;
+
+	if (!fn)
+		fn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawn");
+	return fn;
+}
+
+/*
+ * posix_spawn runs the program in a child glibc starts itself, so the
+ * program is checked here and its path handed on: the kernel resolves that
+ * path again in the child (see SECURITY.md, residual races).
+ */
+static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, const char *path,
+			 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+			 char *const argv[], char *const envp[])
+{
+	struct envbuf eb = { NULL, 0 };
+	spawn_fn fn = real_spawn();
+	char *buf;
+	int fd, kind, r;
+
+	if (!fn)
+		return ENOSYS;
+	fd = check_program(p, op, AT_FDCWD, path, 1, 0, &kind);
+	if (fd < 0)
+		return errno;
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED) {
+		sys_close(fd);
+		return ENOMEM;
+	}
+	if (fd_path(p, fd, buf, 8192) < 0) {
+		r = EACCES;
+		goto out;
+	}
+	if (build_env(p, envp, &eb) < 0) {
+		r = ENOMEM;
+		goto out;
+	}
+	/* a script keeps the name it was given ($0); an ELF runs by real path */
+	r = fn(pid, kind == PROG_SCRIPT ? path : buf, fa, attr, argv, eb.env);
+	free_env(&eb);
+out:
+	munmap(buf, 8192);
+	sys_close(fd);
+	return r;
+}
+
+API int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	const struct ct_policy *p = ct_policy();
+	spawn_fn fn = real_spawn();
+
+	if (!p)
+		return EACCES;
+	if (!p->active)
+		return fn ? fn(pid, path, fa, attr, argv, envp) : ENOSYS;
+	return spawn_checked(p, "posix_spawn", pid, path, fa, attr, argv, envp);
+}
+
+API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+		     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	const struct ct_policy *p = ct_policy();
+	const char *path, *s;
+	char *buf;
+	int r = ENOENT;
+	size_t flen;
+
+	if (!p)
+		return EACCES;
+	if (!p->active) {
+		spawn_fn fn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");
+
+		return fn ? fn(pid, file, fa, attr, argv, envp) : ENOSYS;
+	}
+	if (is_null(file) || !*file)
+		return ENOENT;
+	if (strchr(file, '/'))
+		return spawn_checked(p, "posix_spawnp", pid, file, fa, attr, argv, envp);
+	flen = strlen(file);
+	path = env_get(environ, "PATH");
+	if (!path)
+		path = "/bin:/usr/bin";
+	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return ENOMEM;
+	for (s = path;; s++) {
+		const char *c = strchrnul(s, ':');
+		size_t n = (size_t)(c - s);
+		struct ct_req rq = { AT_FDCWD, buf, O_PATH | O_CLOEXEC, 0, CT_X, 1 };
+		struct ct_verdict v;
+		int fd;
+
+		if (n + flen + 2 <= 8192) {
+			if (n) {
+				memcpy(buf, s, n);
+				buf[n] = '/';
+				memcpy(buf + n + 1, file, flen + 1);
+			} else {
+				memcpy(buf, file, flen + 1);
+			}
+			fd = ct_open(p, &rq, &v);
+			if (fd >= 0) {
+				struct stat st;
+
+				if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && S_ISREG(st.st_mode)) {
+					sys_close(fd);
+					r = spawn_checked(p, "posix_spawnp", pid, buf, fa, attr, argv, envp);
+					if (r != EACCES && r != ENOENT && r != ENOEXEC)
+						break;
+				} else {
+					sys_close(fd);
+				}
+			}
+		}
+		if (!*c)
+			break;
+		s = c;
+	}
+	munmap(buf, 8192);
+	return r;
+}
+
+API int system(const char *cmd)
+{
+	static int (*real)(const char *);
+	const struct ct_policy *p = ct_policy();
+
+	if (!real)
+		real = (int (*)(const char *))dlsym(RTLD_NEXT, "system");
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return -1;
+	}
+	if (p->active)
+		ct_repair_environ(p);
+	return real(cmd);
+}
+
+API FILE *popen(const char *cmd, const char *mode)
+{
+	static FILE *(*real)(const char *, const char *);
+	const struct ct_policy *p = ct_policy();
+
+	if (!real)
+		real = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, "popen");
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return NULL;
+	}
+	if (p->active)
+		ct_repair_environ(p);
+	return real(cmd, mode);
+}

@@ -1,0 +1,28 @@
+/* interpose.h: state shared by the wrappers (interpose.c, exec.c). */
+#ifndef CONTAIN_INTERPOSE_H
+#define CONTAIN_INTERPOSE_H
+
+#include "contain.h"
+
+/* Exported names are the table's (src/symbols.def) and the documented API. */
+#define API __attribute__((visibility("default")))
+
+/*
+ * The policy, loading it on first use (a constructor of another library may
+ * call a wrapper before ours runs). NULL when a signal handler re-entered the
+ * loader on the thread that is running it: callers fail closed with EACCES.
+ */
+const struct ct_policy *ct_policy(void);
+
+/*
+ * Open path for op, report a denial, and return the fd or -1 with errno.
+ * need and follow as in struct ct_req; v receives the verdict.
+ */
+int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+		    int flags, mode_t mode, unsigned need, int follow, struct ct_verdict *v);
+
+/* Filter and restore the policy variables in this process's environ
+ * (system, popen: glibc spawns /bin/sh with environ). */
+void ct_repair_environ(const struct ct_policy *p);
+
+#endif

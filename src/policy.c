@@ -1,0 +1,595 @@
+/*
+ * policy.c: build the containment policy from the environment, once, at load.
+ *
+ * Every tree is opened (O_PATH) and resolved to its real path here; the
+ * resolver later works only from these fds and strings. Symlinks met on the
+ * way to a configured tree (merged-usr /lib -> usr/lib, /var/run -> /run) are
+ * recorded as aliases so that the walk can follow them lexically without
+ * touching anything outside the trees.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "contain.h"
+#include "sys.h"
+
+struct builder {
+	struct ct_policy *p;
+	char *err;
+	size_t errlen;
+	int nuser;		/* trees from the user come first */
+};
+
+static char *arena_alloc(struct ct_policy *p, size_t n)
+{
+	char *s;
+
+	if (p->arena_used + n > p->arena_len)
+		return NULL;
+	s = p->arena + p->arena_used;
+	p->arena_used += n;
+	return s;
+}
+
+static char *arena_strndup(struct ct_policy *p, const char *s, size_t n)
+{
+	char *d = arena_alloc(p, n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+static int fail(struct builder *b, const char *var, const char *value, const char *why)
+{
+	snprintf(b->err, b->errlen, "%s=\"%s\": %s", var, value ? value : "", why);
+	return -1;
+}
+
+static const char *errno_text(int e)
+{
+	switch (e) {
+	case ENOENT: return "no such file or directory";
+	case ENOTDIR: return "not a directory";
+	case EACCES: return "permission denied";
+	case ELOOP: return "too many levels of symbolic links";
+	case ENAMETOOLONG: return "path too long";
+	default: return "cannot be opened";
+	}
+}
+
+/* Real path of an O_PATH fd, through /proc/self/fd. Length, or -1. */
+static long fd_realpath(const struct ct_policy *p, int fd, char *buf, size_t len)
+{
+	char name[32];
+	long n;
+
+	if (p->proc_fd < 0)
+		return -1;
+	snprintf(name, sizeof(name), "self/fd/%d", fd);
+	n = sys_readlinkat(p->proc_fd, name, buf, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1 || buf[0] != '/')
+		return -1;
+	if (n == 1)
+		n = 0;
+	buf[n] = 0;
+	return n;
+}
+
+/* Record the symlinks met on the way from / to path (outside the trees). */
+static void add_aliases(struct ct_policy *p, const char *path, int depth)
+{
+	char prefix[4096], text[4096], next[8192];
+	size_t i, len = strlen(path);
+
+	if (depth > 8 || len >= sizeof(prefix))
+		return;
+	for (i = 1; i <= len; i++) {
+		struct stat st;
+		ssize_t n;
+		int k;
+
+		if (i < len && path[i] != '/')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = 0;
+		if (sys_fstatat(AT_FDCWD, prefix, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return;
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		n = sys_readlinkat(AT_FDCWD, prefix, text, sizeof(text) - 1);
+		if (n <= 0)
+			return;
+		text[n] = 0;
+		for (k = 0; k < p->nalias; k++)
+			if (strcmp(p->alias[k].from, prefix) == 0)
+				break;
+		if (k == p->nalias && p->nalias < CT_MAX_ALIAS) {
+			struct ct_alias *a = &p->alias[p->nalias];
+
+			a->from = arena_strndup(p, prefix, i);
+			a->len = i;
+			a->to = arena_strndup(p, text, (size_t)n);
+			if (a->from && a->to)
+				p->nalias++;
+		}
+		/* continue along the link's target: it may hold more links */
+		if (text[0] == '/') {
+			snprintf(next, sizeof(next), "%s%s", text, path + i);
+		} else {
+			size_t d = i;
+
+			while (d > 0 && prefix[d - 1] != '/')
+				d--;
+			snprintf(next, sizeof(next), "%.*s%s%s", (int)d, prefix, text, path + i);
+		}
+		add_aliases(p, next, depth + 1);
+		return;
+	}
+}
+
+/*
+ * Add the tree at path with access acc. required: a missing path is an
+ * error (CONTAIN_ROOT) rather than skipped.
+ */
+static int add_tree(struct builder *b, const char *var, const char *path, size_t plen,
+		    unsigned acc, int required)
+{
+	struct ct_policy *p = b->p;
+	char given[4096], real[4096];
+	struct stat st;
+	struct ct_tree *t;
+	long n;
+	int fd, i;
+
+	if (plen == 0)
+		return 0;
+	if (path[0] != '/') {
+		memcpy(given, path, plen < sizeof(given) ? plen : sizeof(given) - 1);
+		given[plen < sizeof(given) ? plen : sizeof(given) - 1] = 0;
+		return fail(b, var, given, "not an absolute path");
+	}
+	if (plen >= sizeof(given))
+		return fail(b, var, "...", "path too long");
+	memcpy(given, path, plen);
+	given[plen] = 0;
+	fd = sys_openat(AT_FDCWD, given, O_PATH | O_CLOEXEC, 0);
+	if (fd < 0) {
+		if (!required)
+			return 0;
+		return fail(b, var, given, errno_text(errno));
+	}
+	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0 ||
+	    (n = fd_realpath(p, fd, real, sizeof(real))) < 0) {
+		sys_close(fd);
+		return fail(b, var, given, "its real path cannot be found (is /proc mounted?)");
+	}
+	if (required) {
+		if (!S_ISDIR(st.st_mode)) {
+			sys_close(fd);
+			return fail(b, var, given, "not a directory");
+		}
+		if (syscall(SYS_faccessat2, fd, "", R_OK | X_OK, AT_EMPTY_PATH) < 0 && errno != ENOSYS) {
+			sys_close(fd);
+			return fail(b, var, given, "not readable");
+		}
+	}
+	add_aliases(p, given, 0);
+
+	/* the same tree twice: grant the union */
+	for (i = 0; i < p->ntrees; i++) {
+		if (p->trees[i].len == (size_t)n && memcmp(p->trees[i].path, real, (size_t)n) == 0) {
+			p->trees[i].acc |= acc;
+			sys_close(fd);
+			return 0;
+		}
+	}
+	/* a default tree inside a user tree that grants as much: redundant */
+	if (!required && b->nuser >= 0) {
+		for (i = 0; i < b->nuser; i++) {
+			const struct ct_tree *u = &p->trees[i];
+
+			if (u->kind == CT_TREE_DIR && ct_path_under(real, (size_t)n, u->path, u->len) &&
+			    (u->acc & acc) == acc) {
+				sys_close(fd);
+				return 0;
+			}
+		}
+	}
+	if (p->ntrees >= CT_MAX_TREES) {
+		sys_close(fd);
+		return fail(b, var, given, "too many trees");
+	}
+	t = &p->trees[p->ntrees];
+	memset(t, 0, sizeof(*t));
+	t->path = arena_strndup(p, real, (size_t)n);
+	t->len = (size_t)n;
+	t->acc = acc;
+	if (!t->path) {
+		sys_close(fd);
+		return fail(b, var, given, "policy too large");
+	}
+	if (S_ISDIR(st.st_mode)) {
+		t->kind = CT_TREE_DIR;
+		t->fd = fd;
+	} else {
+		/* a single file: keep its parent and name, never the parent's
+		 * other entries */
+		const char *slash = strrchr(t->path, '/');
+		char parent[4096];
+		size_t dl = (size_t)(slash - t->path);
+
+		sys_close(fd);
+		memcpy(parent, t->path, dl);
+		parent[dl] = 0;
+		t->kind = CT_TREE_FILE;
+		t->name = slash + 1;
+		t->fd = sys_openat(AT_FDCWD, dl ? parent : "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		if (t->fd < 0)
+			return required ? fail(b, var, given, errno_text(errno)) : 0;
+	}
+	p->ntrees++;
+	return 0;
+}
+
+/* Add every colon-separated entry of list. */
+static int add_list(struct builder *b, const char *var, const char *list, unsigned acc)
+{
+	const char *s = list;
+
+	while (s && *s) {
+		const char *e = strchr(s, ':');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (add_tree(b, var, s, n, acc, 0) < 0)
+			return -1;
+		s = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Add a deny entry: relative entries are relative to the root. */
+static int add_deny(struct builder *b, const char *var, const char *root, const char *s, size_t n)
+{
+	struct ct_policy *p = b->p;
+	char given[4096], real[4096];
+	long rl = -1;
+	int fd;
+
+	while (n > 1 && s[n - 1] == '/')
+		n--;
+	if (n == 0)
+		return 0;
+	if (s[0] == '/')
+		snprintf(given, sizeof(given), "%.*s", (int)n, s);
+	else
+		snprintf(given, sizeof(given), "%s/%.*s", root, (int)n, s);
+	if (p->ndeny >= CT_MAX_DENY)
+		return fail(b, var, given, "too many entries");
+	/* the real path where it exists, else the real parent + name */
+	fd = sys_openat(AT_FDCWD, given, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd >= 0) {
+		rl = fd_realpath(p, fd, real, sizeof(real));
+		sys_close(fd);
+	} else {
+		char *slash = strrchr(given, '/');
+
+		if (slash && slash != given) {
+			*slash = 0;
+			fd = sys_openat(AT_FDCWD, given, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+			*slash = '/';
+			if (fd >= 0) {
+				rl = fd_realpath(p, fd, real, sizeof(real) - strlen(slash) - 1);
+				sys_close(fd);
+				if (rl >= 0) {
+					memcpy(real + rl, slash, strlen(slash) + 1);
+					rl += (long)strlen(slash);
+				}
+			}
+		}
+	}
+	if (rl < 0) {
+		snprintf(real, sizeof(real), "%s", given);
+		rl = (long)strlen(real);
+	}
+	p->deny[p->ndeny].s = arena_strndup(p, real, (size_t)rl);
+	p->deny[p->ndeny].len = (size_t)rl;
+	if (!p->deny[p->ndeny].s)
+		return fail(b, var, given, "policy too large");
+	p->ndeny++;
+	return 0;
+}
+
+static int add_env(struct builder *b, const char *name, const char *value)
+{
+	struct ct_policy *p = b->p;
+	size_t nl = strlen(name), vl = strlen(value);
+	char *s;
+
+	if (p->nenv >= CT_MAX_ENV || !(s = arena_alloc(p, nl + vl + 2)))
+		return fail(b, name, value, "policy too large");
+	memcpy(s, name, nl);
+	s[nl] = '=';
+	memcpy(s + nl + 1, value, vl + 1);
+	p->env[p->nenv++] = s;
+	return 0;
+}
+
+/* Create the private temp dir /tmp/libcontain.<uid>.XXXXXX (0700). */
+static int make_tmpdir(char *out, size_t len)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		unsigned char r[6];
+		int i, k;
+
+		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
+			return -1;
+		k = snprintf(out, len, "/tmp/libcontain.%u.", (unsigned)getuid());
+		if (k < 0 || (size_t)k + 7 > len)
+			return -1;
+		for (i = 0; i < 6; i++)
+			out[k + i] = abc[r[i] % (sizeof(abc) - 1)];
+		out[k + 6] = 0;
+		if (syscall(SYS_mkdirat, AT_FDCWD, out, 0700) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* Does the colon/space separated list hold an entry naming libcontain.so? */
+static int preload_has(const char *list, const char *self)
+{
+	const char *s = list, *base = strrchr(self, '/');
+
+	base = base ? base + 1 : self;
+	while (s && *s) {
+		size_t n = strcspn(s, ": ");
+		const char *eb;
+		size_t bl;
+
+		if (n == strlen(self) && memcmp(s, self, n) == 0)
+			return 1;
+		for (eb = s + n; eb > s && eb[-1] != '/'; eb--)
+			;
+		bl = (size_t)(s + n - eb);
+		if (bl == strlen(base) && memcmp(eb, base, bl) == 0)
+			return 1;
+		s += n;
+		s += strspn(s, ": ");
+	}
+	return 0;
+}
+
+static int cmp_tree(const void *a, const void *b)
+{
+	const struct ct_tree *x = a, *y = b;
+
+	if (x->kind == CT_TREE_PROC || y->kind == CT_TREE_PROC)
+		return (x->kind == CT_TREE_PROC) - (y->kind == CT_TREE_PROC);
+	return x->len < y->len ? 1 : x->len > y->len ? -1 : 0;
+}
+
+/* The default read-only set: see libcontain(7), DEFAULT TREES. */
+static const struct {
+	const char *path;
+	unsigned acc;
+} defaults[] = {
+	{ "/usr", CT_R | CT_X },
+	{ "/bin", CT_R | CT_X },
+	{ "/sbin", CT_R | CT_X },
+	{ "/lib", CT_R | CT_X },
+	{ "/lib64", CT_R | CT_X },
+	{ "/lib32", CT_R | CT_X },
+	{ "/libx32", CT_R | CT_X },
+	{ "/etc", CT_R },
+	{ "/dev/null", CT_R | CT_W },
+	{ "/dev/zero", CT_R | CT_W },
+	{ "/dev/full", CT_R | CT_W },
+	{ "/dev/random", CT_R | CT_W },
+	{ "/dev/urandom", CT_R | CT_W },
+	{ "/dev/tty", CT_R | CT_W },
+	{ "/dev/ptmx", CT_R | CT_W },
+	{ "/dev/pts", CT_R | CT_W },
+	{ "/proc/cpuinfo", CT_R },
+	{ "/proc/meminfo", CT_R },
+	{ "/proc/stat", CT_R },
+	{ "/proc/filesystems", CT_R },
+	{ "/proc/loadavg", CT_R },
+	{ "/proc/uptime", CT_R },
+	{ "/proc/version", CT_R },
+	{ "/proc/sys", CT_R },
+	{ "/sys/devices/system/cpu", CT_R },
+	{ "/sys/fs/cgroup", CT_R },
+};
+
+/* Secrets inside the default set, denied entirely. */
+static const char *const default_deny[] = {
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/ssh", "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d",
+	"/etc/security/opasswd", "/etc/credstore", "/etc/credstore.encrypted",
+};
+
+/* Links outside the trees whose targets move with the process. */
+static const struct {
+	const char *from, *to;
+} static_alias[] = {
+	{ "/proc/mounts", "self/mounts" },
+	{ "/proc/net", "self/net" },
+	{ "/dev/fd", "/proc/self/fd" },
+	{ "/dev/stdin", "/proc/self/fd/0" },
+	{ "/dev/stdout", "/proc/self/fd/1" },
+	{ "/dev/stderr", "/proc/self/fd/2" },
+};
+
+int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
+		   char *err, size_t errlen)
+{
+	struct builder b = { p, err, errlen, -1 };
+	char buf[4096];
+	const char *root;
+	size_t i;
+	int k;
+
+	memset(p, 0, sizeof(*p));
+	p->arena = (char *)(p + 1);
+	p->arena_len = mapping_len > sizeof(*p) ? mapping_len - sizeof(*p) : 0;
+	p->proc_fd = -1;
+	p->log_fd = -1;
+	err[0] = 0;
+
+	if (!e->root) {
+		if (e->optout && strcmp(e->optout, "1") == 0)
+			return 0;	/* documented opt-out: pass everything through */
+		return fail(&b, "CONTAIN_ROOT", "", "not set (set CONTAIN_OPTOUT=1 to run uncontained on purpose)");
+	}
+	p->active = 1;
+	p->proc_fd = sys_openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	if (p->proc_fd < 0)
+		return fail(&b, "CONTAIN_ROOT", e->root, "/proc is not mounted");
+
+	if (add_tree(&b, "CONTAIN_ROOT", e->root, strlen(e->root), CT_R | CT_W | CT_X, 1) < 0)
+		return -1;
+	root = p->trees[0].path;
+	if (add_list(&b, "CONTAIN_WRITE", e->write, CT_R | CT_W | CT_X) < 0 ||
+	    add_list(&b, "CONTAIN_READ", e->read, CT_R | CT_X) < 0)
+		return -1;
+
+	/* a private temp dir: CONTAIN_TMPDIR, a TMPDIR already inside a
+	 * writable tree, or a new one */
+	if (e->tmpdir && *e->tmpdir) {
+		if (add_tree(&b, "CONTAIN_TMPDIR", e->tmpdir, strlen(e->tmpdir), CT_R | CT_W | CT_X, 1) < 0)
+			return -1;
+		p->tmpdir = p->trees[p->ntrees - 1].path;
+	} else if (e->create_tmpdir) {
+		if (make_tmpdir(buf, sizeof(buf)) < 0)
+			return fail(&b, "CONTAIN_TMPDIR", "/tmp/libcontain.*", "cannot create a private temp directory");
+		if (add_tree(&b, "CONTAIN_TMPDIR", buf, strlen(buf), CT_R | CT_W | CT_X, 1) < 0)
+			return -1;
+		p->tmpdir = p->trees[p->ntrees - 1].path;
+	}
+	b.nuser = p->ntrees;
+
+	if (!e->no_defaults) {
+		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+			if (add_tree(&b, "default tree", defaults[i].path, strlen(defaults[i].path),
+				     defaults[i].acc, 0) < 0)
+				return -1;
+		if (p->ntrees >= CT_MAX_TREES)
+			return fail(&b, "CONTAIN_READ", "", "too many trees");
+		p->trees[p->ntrees].path = "/proc/self";
+		p->trees[p->ntrees].len = 0;
+		p->trees[p->ntrees].fd = -1;
+		p->trees[p->ntrees].acc = CT_R;
+		p->trees[p->ntrees].kind = CT_TREE_PROC;
+		p->ntrees++;
+		for (i = 0; i < sizeof(default_deny) / sizeof(default_deny[0]); i++)
+			if (add_deny(&b, "default deny", root, default_deny[i], strlen(default_deny[i])) < 0)
+				return -1;
+		for (i = 0; i < sizeof(static_alias) / sizeof(static_alias[0]); i++) {
+			if (p->nalias >= CT_MAX_ALIAS)
+				break;
+			p->alias[p->nalias].from = static_alias[i].from;
+			p->alias[p->nalias].len = strlen(static_alias[i].from);
+			p->alias[p->nalias].to = static_alias[i].to;
+			p->nalias++;
+		}
+	}
+
+	/* CONTAIN_DENY */
+	{
+		const char *s = e->deny;
+
+		while (s && *s) {
+			const char *x = strchr(s, ':');
+			size_t n = x ? (size_t)(x - s) : strlen(s);
+
+			if (add_deny(&b, "CONTAIN_DENY", root, s, n) < 0)
+				return -1;
+			s = x ? x + 1 : NULL;
+		}
+	}
+
+	/* CONTAIN_LOG */
+	p->log_mode = CT_LOG_STDERR;
+	if (e->log && *e->log) {
+		if (strcmp(e->log, "off") == 0) {
+			p->log_mode = CT_LOG_OFF;
+		} else if (e->log[0] != '/') {
+			return fail(&b, "CONTAIN_LOG", e->log, "not an absolute path (or \"off\")");
+		} else {
+			int fd = sys_openat(AT_FDCWD, e->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+
+			if (fd < 0)
+				return fail(&b, "CONTAIN_LOG", e->log, errno_text(errno));
+			p->log_mode = CT_LOG_FILE;
+			p->log_fd = fd;
+			p->log_path = arena_strndup(p, e->log, strlen(e->log));
+			if (!p->log_path)
+				return fail(&b, "CONTAIN_LOG", e->log, "policy too large");
+			/* the program may not open or truncate its own log */
+			if (add_deny(&b, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
+				return -1;
+		}
+	}
+
+	/* longest first: the first match is the innermost tree */
+	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
+	for (k = 0; k < p->ntrees; k++) {
+		struct ct_tree *t = &p->trees[k];
+		int j;
+
+		if (t->kind != CT_TREE_DIR)
+			continue;
+		t->fast = 1;
+		for (j = 0; j < p->ntrees; j++)
+			if (j != k && p->trees[j].kind != CT_TREE_PROC &&
+			    p->trees[j].len > t->len &&
+			    ct_path_under(p->trees[j].path, p->trees[j].len, t->path, t->len))
+				t->fast = 0;
+		for (j = 0; j < p->ndeny; j++)
+			if (ct_path_under(p->deny[j].s, p->deny[j].len, t->path, t->len))
+				t->fast = 0;
+		/* "/" holds /proc: its magic links need the walk */
+		if (t->len == 0)
+			t->fast = 0;
+	}
+
+	/* the environment every child gets back */
+	if (e->self_path) {
+		const char *pre = e->preload;
+
+		if (pre && *pre && preload_has(pre, e->self_path)) {
+			if (add_env(&b, "LD_PRELOAD", pre) < 0)
+				return -1;
+		} else {
+			snprintf(buf, sizeof(buf), "%s%s%s", e->self_path, pre && *pre ? ":" : "",
+				 pre ? pre : "");
+			if (add_env(&b, "LD_PRELOAD", buf) < 0)
+				return -1;
+		}
+		p->preload = p->env[p->nenv - 1] + strlen("LD_PRELOAD=");
+	}
+	if (add_env(&b, "CONTAIN_ROOT", root[0] ? root : "/") < 0)
+		return -1;
+	if ((e->read && add_env(&b, "CONTAIN_READ", e->read) < 0) ||
+	    (e->write && add_env(&b, "CONTAIN_WRITE", e->write) < 0) ||
+	    (e->deny && add_env(&b, "CONTAIN_DENY", e->deny) < 0) ||
+	    (e->log && add_env(&b, "CONTAIN_LOG", e->log) < 0))
+		return -1;
+	if (p->tmpdir && (add_env(&b, "CONTAIN_TMPDIR", p->tmpdir) < 0 ||
+			  add_env(&b, "TMPDIR", p->tmpdir) < 0))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,212 @@
+/*
+ * report.c: the one diagnostics funnel for denials.
+ *
+ * stderr:  libcontain: denied OP "PATH": REASON
+ * JSON:    {"op":..,"path":..,"resolved":..,"reason":..,"pid":..,"exe":..}
+ *
+ * Each record is formatted into a bounded buffer and written with one
+ * write(2) (O_APPEND for the log), so records from concurrent processes never
+ * interleave. No stdio, no malloc: this runs in signal handlers and vfork
+ * children.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "contain.h"
+#include "report.h"
+#include "sys.h"
+
+struct out {
+	char *buf;
+	size_t len, cap;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (n > o->cap - o->len)
+		n = o->cap - o->len;
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void putnum(struct out *o, long v)
+{
+	char rev[24];
+	int m = 0;
+
+	if (v < 0) {
+		put(o, "-", 1);
+		v = -v;
+	}
+	do {
+		rev[m++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (m)
+		put(o, &rev[--m], 1);
+}
+
+/* A path, escaped: one line for stderr, a valid string for JSON. */
+static void putpath(struct out *o, const char *s, int json, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i >= max) {
+			puts_(o, "...");
+			return;
+		}
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			put(o, e, 2);
+		} else if (c < 0x20 || c == 0x7f || (!json && c >= 0x80)) {
+			char e[6];
+
+			if (json) {
+				memcpy(e, "\\u00", 4);
+				e[4] = hex[c >> 4];
+				e[5] = hex[c & 15];
+				put(o, e, 6);
+			} else {
+				e[0] = '\\';
+				e[1] = 'x';
+				e[2] = hex[c >> 4];
+				e[3] = hex[c & 15];
+				put(o, e, 4);
+			}
+		} else {
+			put(o, (const char *)&c, 1);
+		}
+	}
+}
+
+/* The log fd as this process sees it: reopened if the program closed it. */
+static int log_fd = -1;
+static unsigned long long log_dev, log_ino;
+
+void ct_report_init(const struct ct_policy *p)
+{
+	struct stat st;
+
+	if (p->log_mode != CT_LOG_FILE)
+		return;
+	/* keep the log out of the low fds programs close and reuse */
+	log_fd = (int)syscall(SYS_fcntl, p->log_fd, F_DUPFD_CLOEXEC, 200);
+	if (log_fd < 0)
+		log_fd = p->log_fd;
+	else
+		sys_close(p->log_fd);
+	if (sys_fstatat(log_fd, "", &st, AT_EMPTY_PATH) == 0) {
+		log_dev = st.st_dev;
+		log_ino = st.st_ino;
+	}
+}
+
+static int current_log_fd(const struct ct_policy *p)
+{
+	struct stat st;
+	int fd = __atomic_load_n(&log_fd, __ATOMIC_RELAXED);
+
+	if (fd >= 0 && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+	    st.st_dev == log_dev && st.st_ino == log_ino)
+		return fd;
+	fd = sys_openat(AT_FDCWD, p->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0 && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0) {
+		log_dev = st.st_dev;
+		log_ino = st.st_ino;
+		__atomic_store_n(&log_fd, fd, __ATOMIC_RELAXED);
+	}
+	return fd;
+}
+
+void ct_report(const struct ct_policy *p, const char *op, const char *path,
+	       const struct ct_verdict *v)
+{
+	char buf[2048];
+	struct out o = { buf, 0, sizeof(buf) - 1 };
+	int saved = errno;
+
+	if (p->log_mode == CT_LOG_OFF)
+		goto out;
+	if (p->log_mode == CT_LOG_STDERR) {
+		puts_(&o, "libcontain: denied ");
+		puts_(&o, op);
+		puts_(&o, " \"");
+		putpath(&o, path ? path : "(null)", 0, 1024);
+		puts_(&o, "\": ");
+		puts_(&o, ct_reason_text(v->reason));
+		if (v->reason == CT_UNVERIFIABLE && v->detail) {
+			puts_(&o, " (");
+			puts_(&o, v->detail);
+			puts_(&o, ")");
+		}
+		if (o.len >= o.cap)
+			o.len = o.cap;
+		buf[o.len++] = '\n';
+		sys_write(2, buf, o.len);
+	} else {
+		char exe[512];
+		ssize_t n = -1;
+		int fd;
+
+		if (p->proc_fd >= 0)
+			n = sys_readlinkat(p->proc_fd, "self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = 0;
+		puts_(&o, "{\"op\":\"");
+		puts_(&o, op);
+		puts_(&o, "\",\"path\":\"");
+		putpath(&o, path ? path : "", 1, 700);
+		puts_(&o, "\",\"resolved\":");
+		if (v->resolved[0]) {
+			puts_(&o, "\"");
+			putpath(&o, v->resolved, 1, 500);
+			puts_(&o, "\"");
+		} else {
+			puts_(&o, "null");
+		}
+		puts_(&o, ",\"reason\":\"");
+		puts_(&o, ct_reason_key(v->reason));
+		puts_(&o, "\"");
+		if (v->reason == CT_UNVERIFIABLE && v->detail) {
+			puts_(&o, ",\"detail\":\"");
+			puts_(&o, v->detail);
+			puts_(&o, "\"");
+		}
+		puts_(&o, ",\"pid\":");
+		putnum(&o, (long)sys_getpid());
+		puts_(&o, ",\"exe\":\"");
+		putpath(&o, exe, 1, 400);
+		puts_(&o, "\"}");
+		if (o.len >= o.cap)
+			o.len = o.cap;
+		buf[o.len++] = '\n';
+		fd = current_log_fd(p);
+		if (fd >= 0)
+			sys_write(fd, buf, o.len);
+	}
+out:
+	errno = saved;
+}
+
+void ct_config_error(const char *msg)
+{
+	char buf[1200];
+	struct out o = { buf, 0, sizeof(buf) - 1 };
+
+	puts_(&o, "libcontain: ");
+	putpath(&o, msg, 0, 1000);
+	puts_(&o, "; refusing to run uncontained");
+	buf[o.len++] = '\n';
+	sys_write(2, buf, o.len);
+}

@@ -1,0 +1,14 @@
+/* report.h: denial records and configuration errors (see report.c). */
+#ifndef CONTAIN_REPORT_H
+#define CONTAIN_REPORT_H
+
+#include "contain.h"
+
+void ct_report_init(const struct ct_policy *p);
+/* Report a denial; errno is preserved. */
+void ct_report(const struct ct_policy *p, const char *op, const char *path,
+	       const struct ct_verdict *v);
+/* One line on stderr for a policy that cannot be loaded. */
+void ct_config_error(const char *msg);
+
+#endif

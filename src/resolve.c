@@ -1,0 +1,905 @@
+/*
+ * resolve.c: the resolver every wrapper trusts.
+ *
+ * A path is opened only if its final object lies in an allowed tree:
+ *
+ *  1. Fast path: the path starts in a tree (lexically, or relative to a
+ *     directory known to lie in one) whose subtree holds no other tree and no
+ *     deny entry. The kernel then does the containment: openat2() with
+ *     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS from the tree's fd held since
+ *     load. One system call, the same as the bare call; what is checked is
+ *     what is opened.
+ *
+ *  2. Walk: anything else (absolute symlinks, `..` out of a tree, crossing
+ *     trees, nested trees and deny entries, /proc). The walk keeps the
+ *     lexical path of its position. Outside every tree it only moves
+ *     lexically (through ancestors of trees and symlinks recorded at load)
+ *     and never makes a system call: an outside path is refused with the same
+ *     result whether it exists or not. Inside a tree it steps one component
+ *     at a time with O_PATH | O_NOFOLLOW from the fd of the directory it is
+ *     in, reads symlinks itself (so magic links are ordinary links to their
+ *     text) and opens the final object with openat2(RESOLVE_NO_SYMLINKS) from
+ *     its parent's fd: a symlink swapped in after the check fails with ELOOP
+ *     instead of being followed.
+ *
+ * No malloc and no locks: the walk's buffers are one private anonymous
+ * mapping, so the code is safe in signal handlers and vfork children.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "contain.h"
+#include "sys.h"
+
+int ct_no_openat2;
+
+/* ------------------------------------------------------------------ */
+/* lexical helpers                                                      */
+
+int ct_path_under(const char *path, size_t len, const char *prefix, size_t plen)
+{
+	if (plen == 0)		/* the root tree "/" */
+		return len == 0 || path[0] == '/';
+	if (len < plen || memcmp(path, prefix, plen) != 0)
+		return 0;
+	return len == plen || path[plen] == '/';
+}
+
+/* Length of "/proc/<pid>" if path starts with it (pid = the caller), else 0. */
+static size_t proc_self_prefix(const char *path, size_t len, pid_t pid)
+{
+	char digits[16];
+	size_t n = 0, i;
+
+	if (len < 7 || memcmp(path, "/proc/", 6) != 0 || pid <= 0)
+		return 0;
+	do {
+		digits[n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid && n < sizeof(digits));
+	if (len < 6 + n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (path[6 + i] != digits[n - 1 - i])
+			return 0;
+	if (len > 6 + n && path[6 + n] != '/')
+		return 0;
+	return 6 + n;
+}
+
+static int proc_tree(const struct ct_policy *p)
+{
+	int i;
+
+	for (i = 0; i < p->ntrees; i++)
+		if (p->trees[i].kind == CT_TREE_PROC)
+			return i;
+	return -1;
+}
+
+int ct_tree_for(const struct ct_policy *p, const char *path, size_t len, pid_t pid)
+{
+	int i;
+
+	/* trees are sorted longest first: the first match is the innermost */
+	for (i = 0; i < p->ntrees; i++) {
+		const struct ct_tree *t = &p->trees[i];
+
+		if (t->kind == CT_TREE_PROC)
+			continue;
+		if (t->kind == CT_TREE_FILE ? (len == t->len && memcmp(path, t->path, len) == 0)
+					    : ct_path_under(path, len, t->path, t->len))
+			return i;
+	}
+	if (proc_self_prefix(path, len, pid))
+		return proc_tree(p);
+	return -1;
+}
+
+int ct_tree_exact(const struct ct_policy *p, const char *path, size_t len, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < p->ntrees; i++) {
+		const struct ct_tree *t = &p->trees[i];
+
+		if (t->kind != CT_TREE_PROC && t->len == len && memcmp(path, t->path, len) == 0)
+			return i;
+	}
+	if (len && proc_self_prefix(path, len, pid) == len)
+		return proc_tree(p);
+	return -1;
+}
+
+int ct_is_ancestor(const struct ct_policy *p, const char *path, size_t len)
+{
+	int i;
+
+	for (i = 0; i < p->ntrees; i++) {
+		const struct ct_tree *t = &p->trees[i];
+
+		if (t->kind == CT_TREE_PROC) {
+			if (len == 0 || (len == 5 && memcmp(path, "/proc", 5) == 0))
+				return 1;
+			continue;
+		}
+		if (t->len > len && ct_path_under(t->path, t->len, path, len))
+			return 1;
+	}
+	return 0;
+}
+
+int ct_is_denied(const struct ct_policy *p, const char *path, size_t len)
+{
+	int i;
+
+	for (i = 0; i < p->ndeny; i++)
+		if (ct_path_under(path, len, p->deny[i].s, p->deny[i].len))
+			return 1;
+	return 0;
+}
+
+static const struct ct_alias *alias_for(const struct ct_policy *p, const char *path, size_t len)
+{
+	int i;
+
+	for (i = 0; i < p->nalias; i++)
+		if (p->alias[i].len == len && memcmp(p->alias[i].from, path, len) == 0)
+			return &p->alias[i];
+	return NULL;
+}
+
+const char *ct_reason_text(int reason)
+{
+	switch (reason) {
+	case CT_OUTSIDE: return "outside the allowed trees";
+	case CT_UNVERIFIABLE: return "could not be verified";
+	case CT_DENIED: return "denied by CONTAIN_DENY";
+	case CT_READONLY: return "read-only tree";
+	case CT_NOEXEC: return "not executable in its tree";
+	case CT_STATIC: return "static binary cannot be contained";
+	default: return "allowed";
+	}
+}
+
+const char *ct_reason_key(int reason)
+{
+	switch (reason) {
+	case CT_OUTSIDE: return "outside";
+	case CT_UNVERIFIABLE: return "unverifiable";
+	case CT_DENIED: return "denied";
+	case CT_READONLY: return "readonly";
+	case CT_NOEXEC: return "noexec";
+	case CT_STATIC: return "static";
+	default: return "ok";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* open helpers                                                         */
+
+/* Flags openat2() accepts; openat() silently ignores the rest. */
+#define CT_VALID_OPEN_FLAGS                                                    \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND |         \
+	 O_NONBLOCK | O_DSYNC | O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | \
+	 O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_SYNC | O_PATH | O_TMPFILE)
+#define CT_PATH_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+static void make_how(struct open_how *how, int flags, mode_t mode, unsigned long long resolve)
+{
+	memset(how, 0, sizeof(*how));
+	flags &= CT_VALID_OPEN_FLAGS;
+	if (flags & O_PATH)
+		flags &= CT_PATH_FLAGS;
+	how->flags = (unsigned long long)(unsigned)flags;
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+		how->mode = mode & 07777;
+	how->resolve = resolve;
+}
+
+/* The fast path: one openat2 beneath a tree (or beneath a directory in it). */
+static int open_beneath(int dirfd, const char *rel, const struct ct_req *rq)
+{
+	struct open_how how;
+
+	make_how(&how, rq->flags, rq->mode, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	return sys_openat2(dirfd, rel, &how);
+}
+
+/* ------------------------------------------------------------------ */
+/* anchors: which tree a directory fd (or the cwd) lies in              */
+
+#define ANCHOR_SLOTS 64
+struct anchor {
+	unsigned seq;		/* seqlock: odd while written */
+	int tree;		/* fast tree index, or -1 */
+	unsigned long long dev, ino;
+};
+static struct anchor anchors[ANCHOR_SLOTS];
+/*
+ * Keyed by the directory's identity (device, inode), checked with one fstat
+ * per call: an open directory (or the cwd) pins its inode, so the key cannot
+ * be reused while the fd lives, and no chdir/fchdir hook is needed. A
+ * directory renamed within its tree stays in it; see SECURITY.md for one
+ * moved out by an outside process.
+ */
+static int anchor_get(unsigned long long dev, unsigned long long ino)
+{
+	struct anchor *a = &anchors[(ino ^ (dev << 5)) % ANCHOR_SLOTS];
+	unsigned s1 = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
+	unsigned long long d, i;
+	int t;
+
+	if (s1 == 0 || (s1 & 1))
+		return -2;
+	d = __atomic_load_n(&a->dev, __ATOMIC_RELAXED);
+	i = __atomic_load_n(&a->ino, __ATOMIC_RELAXED);
+	t = __atomic_load_n(&a->tree, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&a->seq, __ATOMIC_RELAXED) != s1 || d != dev || i != ino)
+		return -2;
+	return t;
+}
+
+static void anchor_put(unsigned long long dev, unsigned long long ino, int tree)
+{
+	struct anchor *a = &anchors[(ino ^ (dev << 5)) % ANCHOR_SLOTS];
+	unsigned s = __atomic_load_n(&a->seq, __ATOMIC_RELAXED);
+
+	/* a writer already in there (another thread, or the code a signal
+	 * handler interrupted): the cache is optional, skip */
+	if ((s & 1) || !__atomic_compare_exchange_n(&a->seq, &s, s + 1, 0,
+						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&a->dev, dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->ino, ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->tree, tree, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->seq, s + 2, __ATOMIC_RELEASE);
+}
+
+/* The lexical path of dirfd (AT_FDCWD: the cwd) into buf; its length or -1. */
+static long anchor_path(const struct ct_policy *p, int dirfd, char *buf, size_t len)
+{
+	long n;
+
+	if (dirfd == AT_FDCWD) {
+		n = sys_getcwd(buf, len);
+		if (n <= 0 || buf[0] != '/')
+			return -1;	/* unreachable or deleted cwd */
+		n--;		/* drop the NUL */
+	} else {
+		char name[32];
+		int k = 0, v = dirfd;
+		char rev[12];
+		int m = 0;
+
+		if (p->proc_fd < 0)
+			return -1;
+		memcpy(name, "self/fd/", 8);
+		k = 8;
+		do {
+			rev[m++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		while (m)
+			name[k++] = rev[--m];
+		name[k] = 0;
+		n = sys_readlinkat(p->proc_fd, name, buf, len - 1);
+		if (n <= 0 || (size_t)n >= len - 1 || buf[0] != '/')
+			return -1;
+		buf[n] = 0;
+	}
+	if (n == 1)
+		n = 0;		/* "/" is the empty lexical path */
+	buf[n] = 0;
+	return n;
+}
+
+int ct_anchor_tree(const struct ct_policy *p, int dirfd)
+{
+	struct stat st;
+	char buf[1024];
+	long n;
+	int t;
+
+	if (sys_fstatat(dirfd, "", &st, AT_EMPTY_PATH) < 0 || !S_ISDIR(st.st_mode))
+		return -1;
+	t = anchor_get((unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	if (t != -2)
+		return t;
+	n = anchor_path(p, dirfd, buf, sizeof(buf));
+	t = -1;
+	if (n >= 0) {
+		t = ct_tree_for(p, buf, (size_t)n, 0);
+		if (t >= 0 && !p->trees[t].fast)
+			t = -1;
+	}
+	anchor_put((unsigned long long)st.st_dev, (unsigned long long)st.st_ino, t);
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* the walk                                                             */
+
+#define SCRATCH_LEN (2 * CT_PATH_BUDGET + 8192)
+
+struct walk {
+	const struct ct_policy *p;
+	const struct ct_req *rq;
+	struct ct_verdict *v;
+	char *lex;		/* lexical path of the position ("" = /) */
+	size_t lexlen;
+	char *restbuf;		/* pending path, right-aligned in restbuf */
+	char *rest;
+	char *link;		/* readlink buffer */
+	char *final;		/* final component (+ trailing slash) */
+	int curfd;		/* fd of the position when in a tree */
+	int own;		/* curfd is ours to close */
+	int tree;		/* tree of the position, -1 outside every tree */
+	int links;
+	pid_t pid;
+};
+
+static void set_fd(struct walk *w, int fd, int own)
+{
+	if (w->own && w->curfd >= 0)
+		sys_close(w->curfd);
+	w->curfd = fd;
+	w->own = own;
+}
+
+static void keep_resolved(struct walk *w, const char *extra, size_t elen)
+{
+	size_t n = w->lexlen, room = sizeof(w->v->resolved) - 1;
+	char *r = w->v->resolved;
+
+	if (n > room)
+		n = room;
+	memcpy(r, w->lex, n);
+	if (elen && n < room) {
+		r[n++] = '/';
+		if (elen > room - n)
+			elen = room - n;
+		memcpy(r + n, extra, elen);
+		n += elen;
+	}
+	if (n == 0)
+		r[n++] = '/';
+	r[n] = 0;
+}
+
+static int deny(struct walk *w, int reason, const char *detail, const char *extra, size_t elen)
+{
+	w->v->reason = reason;
+	w->v->detail = detail;
+	keep_resolved(w, extra, elen);
+	errno = EACCES;
+	return -1;
+}
+
+/* Put text in front of the pending path (a symlink's target). */
+static int splice_text(struct walk *w, const char *text, size_t len)
+{
+	if (len + 1 > (size_t)(w->rest - w->restbuf))
+		return -1;
+	if (*w->rest && *w->rest != '/') {
+		*--w->rest = '/';
+	}
+	w->rest -= len;
+	memcpy(w->rest, text, len);
+	return 0;
+}
+
+/*
+ * Without openat2: open rel below anchor one real directory at a time
+ * (O_NOFOLLOW | O_DIRECTORY: a symlink swapped in fails). tmp holds a name.
+ */
+static int open_real_dirs(int anchor, const char *rel, char *tmp)
+{
+	int fd = sys_openat(anchor, ".", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+
+	while (fd >= 0 && *rel) {
+		const char *e = rel;
+		int next;
+
+		while (*e && *e != '/')
+			e++;
+		if (e - rel > 255) {
+			sys_close(fd);
+			return -1;
+		}
+		memcpy(tmp, rel, (size_t)(e - rel));
+		tmp[e - rel] = 0;
+		next = sys_openat(fd, tmp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		sys_close(fd);
+		fd = next;
+		rel = *e ? e + 1 : e;
+	}
+	return fd;
+}
+
+/* Move the position to the lexical path w->lex[0..len) after a `..`. */
+static int reposition(struct walk *w)
+{
+	const struct ct_policy *p = w->p;
+	int t = ct_tree_for(p, w->lex, w->lexlen, w->pid);
+	const struct ct_tree *tr;
+	struct open_how how;
+	int anchor, fd;
+	const char *rel;
+
+	if (t < 0) {		/* back among the ancestors of the trees */
+		set_fd(w, -1, 0);
+		w->tree = -1;
+		return 0;
+	}
+	tr = &p->trees[t];
+	w->tree = t;
+	if (tr->kind == CT_TREE_DIR && w->lexlen == tr->len) {
+		set_fd(w, tr->fd, 0);
+		return 0;
+	}
+	if (tr->kind == CT_TREE_PROC) {
+		anchor = p->proc_fd;
+		rel = w->lex + 6;	/* "<pid>/..." below /proc */
+	} else {
+		anchor = tr->fd;
+		rel = w->lex + tr->len + 1;
+	}
+	make_how(&how, O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+		 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	fd = ct_no_openat2 ? -1 : sys_openat2(anchor, rel, &how);
+	if (fd < 0 && (ct_no_openat2 || errno == ENOSYS))
+		fd = open_real_dirs(anchor, rel, w->final);
+	if (fd < 0)
+		return -1;
+	set_fd(w, fd, 1);
+	return 0;
+}
+
+static int pid_text(pid_t v, char *out)
+{
+	char rev[12];
+	int m = 0, k = 0;
+
+	do {
+		rev[m++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (m)
+		out[k++] = rev[--m];
+	return k;
+}
+
+/* The final open, from the directory that holds the final object. */
+static int final_open(struct walk *w, int dirfd, const char *name, int magic)
+{
+	const struct ct_req *rq = w->rq;
+	struct open_how how;
+	int fd;
+
+	if (magic)		/* /proc/self/fd/N on a pipe or socket: no path */
+		return sys_openat(dirfd, name, rq->flags, rq->mode);
+	make_how(&how, rq->flags, rq->mode,
+		 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (!ct_no_openat2) {
+		fd = sys_openat2(dirfd, name, &how);
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		ct_no_openat2 = 1;
+	}
+	/* Kernels before 5.6: the final component is not a symlink (the walk
+	 * read it), O_NOFOLLOW keeps one swapped in from being followed. */
+	if (!(rq->flags & O_PATH) || !rq->follow)
+		return sys_openat(dirfd, name, rq->flags | O_NOFOLLOW, rq->mode);
+	return sys_openat(dirfd, name, rq->flags | O_NOFOLLOW, rq->mode);
+}
+
+/* Access check on the tree that holds the final object. */
+static int check_access(struct walk *w, int t, const char *name, size_t nlen)
+{
+	unsigned need = w->rq->need, acc = w->p->trees[t].acc;
+
+	w->v->tree = t;
+	if ((need & acc) == need)
+		return 0;
+	if ((need & CT_W) && !(acc & CT_W))
+		return deny(w, CT_READONLY, NULL, name, nlen);
+	return deny(w, CT_NOEXEC, NULL, name, nlen);
+}
+
+/* The final object is the directory the walk stands in. */
+static int finish_self(struct walk *w)
+{
+	if (w->tree < 0)
+		return deny(w, CT_OUTSIDE, NULL, NULL, 0);
+	if (check_access(w, w->tree, NULL, 0) < 0)
+		return -1;
+	keep_resolved(w, NULL, 0);
+	return final_open(w, w->curfd, ".", 0);
+}
+
+static int walk(struct walk *w)
+{
+	const struct ct_policy *p = w->p;
+	struct stat st;
+
+	for (;;) {
+		const char *comp;
+		size_t clen, newlen;
+		int last, trailing, follow, t, fd;
+
+		while (*w->rest == '/')
+			w->rest++;
+		if (!*w->rest)
+			return finish_self(w);
+		comp = w->rest;
+		while (*w->rest && *w->rest != '/')
+			w->rest++;
+		clen = (size_t)(w->rest - comp);
+		{
+			const char *q = w->rest;
+
+			while (*q == '/')
+				q++;
+			last = !*q;
+		}
+		trailing = last && *w->rest == '/';
+		follow = !last || trailing || w->rq->follow;
+
+		if (clen == 1 && comp[0] == '.') {
+			if (last)
+				return finish_self(w);
+			continue;
+		}
+		if (clen == 2 && comp[0] == '.' && comp[1] == '.') {
+			while (w->lexlen && w->lex[w->lexlen - 1] != '/')
+				w->lexlen--;
+			if (w->lexlen)
+				w->lexlen--;
+			w->lex[w->lexlen] = 0;
+			if (reposition(w) < 0)
+				return deny(w, CT_UNVERIFIABLE, "a directory changed during the walk", NULL, 0);
+			if (last)
+				return finish_self(w);
+			continue;
+		}
+
+		newlen = w->lexlen + 1 + clen;
+		if (newlen >= CT_PATH_BUDGET)
+			return deny(w, CT_UNVERIFIABLE, "path longer than the walk's budget", comp, clen);
+		/* candidate position, committed by setting lexlen */
+		w->lex[w->lexlen] = '/';
+		memcpy(w->lex + w->lexlen + 1, comp, clen);
+		w->lex[newlen] = 0;
+
+		if (ct_is_denied(p, w->lex, newlen)) {
+			w->lexlen = newlen;
+			return deny(w, CT_DENIED, NULL, NULL, 0);
+		}
+
+		t = ct_tree_exact(p, w->lex, newlen, w->pid);
+
+		if (w->tree < 0 && t < 0) {
+			/* outside every tree: only lexical moves, no system call */
+			const struct ct_alias *a = alias_for(p, w->lex, newlen);
+
+			if (!a && w->lexlen == 5 && memcmp(w->lex, "/proc", 5) == 0 &&
+			    ((clen == 4 && memcmp(comp, "self", 4) == 0) ||
+			     (clen == 11 && memcmp(comp, "thread-self", 11) == 0))) {
+				char txt[48];
+				int k = pid_text(w->pid, txt);
+
+				if (clen == 11) {
+					memcpy(txt + k, "/task/", 6);
+					k += 6;
+					k += pid_text(sys_gettid(), txt + k);
+				}
+				w->lex[w->lexlen] = 0;
+				if (++w->links > CT_MAX_LINKS || splice_text(w, txt, (size_t)k) < 0)
+					return deny(w, CT_UNVERIFIABLE, "symlink budget exceeded", comp, clen);
+				continue;
+			}
+			if (a) {
+				w->lex[w->lexlen] = 0;
+				if (++w->links > CT_MAX_LINKS || splice_text(w, a->to, strlen(a->to)) < 0)
+					return deny(w, CT_UNVERIFIABLE, "symlink budget exceeded", comp, clen);
+				if (a->to[0] == '/') {
+					w->lexlen = 0;
+					w->lex[0] = 0;
+				}
+				continue;
+			}
+			if (!last && ct_is_ancestor(p, w->lex, newlen)) {
+				w->lexlen = newlen;
+				continue;
+			}
+			w->lexlen = newlen;
+			return deny(w, CT_OUTSIDE, NULL, NULL, 0);
+		}
+
+		if (t >= 0 && p->trees[t].kind == CT_TREE_FILE) {
+			const struct ct_tree *tr = &p->trees[t];
+
+			w->lexlen = newlen;
+			if (!last) {
+				errno = ENOTDIR;
+				return -1;
+			}
+			if (check_access(w, t, NULL, 0) < 0)
+				return -1;
+			keep_resolved(w, NULL, 0);
+			return final_open(w, tr->fd, tr->name, 0);
+		}
+		if (t >= 0 && p->trees[t].kind == CT_TREE_DIR) {
+			/* a tree's root: continue from the fd held since load */
+			w->lexlen = newlen;
+			w->tree = t;
+			set_fd(w, p->trees[t].fd, 0);
+			if (last)
+				return finish_self(w);
+			continue;
+		}
+		if (t >= 0) {	/* /proc/<this process> */
+			char txt[16];
+			int k = pid_text(w->pid, txt);
+
+			txt[k] = 0;
+			if (p->proc_fd < 0)
+				return deny(w, CT_UNVERIFIABLE, "/proc is not available", NULL, 0);
+			fd = sys_openat(p->proc_fd, txt, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+			if (fd < 0)
+				return deny(w, CT_UNVERIFIABLE, "/proc is not available", NULL, 0);
+			w->lexlen = newlen;
+			w->tree = t;
+			set_fd(w, fd, 1);
+			if (last)
+				return finish_self(w);
+			continue;
+		}
+
+		/* inside tree w->tree, at directory w->curfd */
+		if (clen > 255) {
+			w->lex[w->lexlen] = 0;
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(w->final, comp, clen);
+		w->final[clen] = 0;
+		if (!follow) {
+			if (check_access(w, w->tree, w->final, clen) < 0)
+				return -1;
+			keep_resolved(w, w->final, clen);
+			w->lex[w->lexlen] = 0;
+			return final_open(w, w->curfd, w->final, 0);
+		}
+		fd = sys_openat(w->curfd, w->final, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (fd < 0) {
+			int e = errno;
+
+			w->lex[w->lexlen] = 0;
+			if (e == ENOENT && last) {
+				/* missing final object: the open reports ENOENT or creates */
+				if (check_access(w, w->tree, w->final, clen) < 0)
+					return -1;
+				keep_resolved(w, w->final, clen);
+				if (trailing) {
+					w->final[clen] = '/';
+					w->final[clen + 1] = 0;
+				}
+				return final_open(w, w->curfd, w->final, 0);
+			}
+			if (e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG) {
+				errno = e;
+				return -1;
+			}
+			return deny(w, CT_UNVERIFIABLE, "a component could not be opened", w->final, clen);
+		}
+		if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0) {
+			sys_close(fd);
+			w->lex[w->lexlen] = 0;
+			return deny(w, CT_UNVERIFIABLE, "a component could not be examined", w->final, clen);
+		}
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t n = sys_readlinkat(fd, "", w->link, 4096);
+
+			sys_close(fd);
+			w->lex[w->lexlen] = 0;
+			if (n <= 0 || n >= 4096)
+				return deny(w, CT_UNVERIFIABLE, "a symlink could not be read", w->final, clen);
+			w->link[n] = 0;
+			if (++w->links > CT_MAX_LINKS)
+				return deny(w, CT_UNVERIFIABLE, "too many levels of symbolic links", w->final, clen);
+			if (p->trees[w->tree].kind == CT_TREE_PROC && w->link[0] != '/') {
+				/* a magic link to a pipe, socket or anon inode: no path */
+				if (!last) {
+					errno = ENOTDIR;
+					return -1;
+				}
+				if (check_access(w, w->tree, w->final, clen) < 0)
+					return -1;
+				keep_resolved(w, w->final, clen);
+				return final_open(w, w->curfd, w->final, 1);
+			}
+			if (splice_text(w, w->link, (size_t)n) < 0)
+				return deny(w, CT_UNVERIFIABLE, "path longer than the walk's budget", w->final, clen);
+			if (w->link[0] == '/') {
+				w->lexlen = 0;
+				w->lex[0] = 0;
+				w->tree = ct_tree_exact(p, "", 0, w->pid);
+				if (w->tree >= 0)
+					set_fd(w, p->trees[w->tree].fd, 0);
+				else
+					set_fd(w, -1, 0);
+			}
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && !last) {
+			w->lexlen = newlen;
+			set_fd(w, fd, 1);
+			continue;
+		}
+		sys_close(fd);
+		w->lex[w->lexlen] = 0;
+		if (!last) {
+			errno = ENOTDIR;
+			return -1;
+		}
+		if (check_access(w, w->tree, w->final, clen) < 0)
+			return -1;
+		keep_resolved(w, w->final, clen);
+		if (trailing) {
+			w->final[clen] = '/';
+			w->final[clen + 1] = 0;
+		}
+		return final_open(w, w->curfd, w->final, 0);
+	}
+}
+
+static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
+{
+	struct walk w;
+	char *mem;
+	size_t plen = strlen(rq->path);
+	int fd, e;
+
+	mem = mmap(NULL, SCRATCH_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		v->reason = CT_UNVERIFIABLE;
+		v->detail = "out of memory";
+		errno = EACCES;
+		return -1;
+	}
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	w.rq = rq;
+	w.v = v;
+	w.lex = mem;
+	w.restbuf = mem + CT_PATH_BUDGET;
+	w.link = mem + 2 * CT_PATH_BUDGET;
+	w.final = w.link + 4097;
+	w.curfd = -1;
+	w.tree = -1;
+	w.pid = sys_getpid();
+
+	if (plen >= CT_PATH_BUDGET) {
+		fd = deny(&w, CT_UNVERIFIABLE, "path longer than the walk's budget", NULL, 0);
+		goto out;
+	}
+	w.rest = w.restbuf + CT_PATH_BUDGET - 1 - plen;
+	memcpy(w.rest, rq->path, plen + 1);
+
+	if (rq->path[0] == '/') {
+		w.lexlen = 0;
+		w.lex[0] = 0;
+	} else {
+		long n = anchor_path(p, rq->dirfd, w.lex, CT_PATH_BUDGET);
+
+		if (n < 0) {
+			struct stat st;
+
+			/* not a directory fd: the kernel's answer, no path involved */
+			if (rq->dirfd != AT_FDCWD &&
+			    (sys_fstatat(rq->dirfd, "", &st, AT_EMPTY_PATH) < 0 || !S_ISDIR(st.st_mode))) {
+				if (errno != EBADF)
+					errno = ENOTDIR;
+				fd = -1;
+				goto out;
+			}
+			fd = deny(&w, CT_UNVERIFIABLE, "the starting directory has no path", NULL, 0);
+			goto out;
+		}
+		w.lexlen = (size_t)n;
+	}
+	w.tree = ct_tree_for(p, w.lex, w.lexlen, w.pid);
+	if (w.tree >= 0) {
+		const struct ct_tree *tr = &p->trees[w.tree];
+
+		if (rq->path[0] != '/')
+			set_fd(&w, rq->dirfd, 0);	/* the directory itself */
+		else if (tr->kind == CT_TREE_DIR)
+			set_fd(&w, tr->fd, 0);
+		if (tr->kind == CT_TREE_FILE) {
+			errno = ENOTDIR;
+			fd = -1;
+			goto out;
+		}
+		if (tr->kind == CT_TREE_PROC && rq->path[0] != '/') {
+			/* cwd in /proc/self: re-anchor on the pid directory */
+			if (reposition(&w) < 0) {
+				fd = deny(&w, CT_UNVERIFIABLE, "/proc is not available", NULL, 0);
+				goto out;
+			}
+		}
+	} else if (w.lexlen && !ct_is_ancestor(p, w.lex, w.lexlen)) {
+		/* starting outside every tree: only `..` may lead back in, and it
+		 * is lexical (the start is a real path from the kernel) */
+	}
+	fd = walk(&w);
+out:
+	e = errno;
+	set_fd(&w, -1, 0);
+	munmap(mem, SCRATCH_LEN);
+	errno = e;
+	return fd;
+}
+
+int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
+{
+	const char *path = rq->path;
+	int fd, saved = errno;
+
+	v->reason = CT_OK;
+	v->tree = -1;
+	v->detail = NULL;
+	v->resolved[0] = 0;
+	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */
+		return sys_openat(rq->dirfd, path, rq->flags, rq->mode);
+
+	if (!ct_no_openat2) {
+		int t = -1, dirfd = -1;
+		const char *rel = path;
+
+		if (path[0] == '/') {
+			t = ct_tree_for(p, path, strlen(path), 0);
+			if (t >= 0 && p->trees[t].kind == CT_TREE_DIR && p->trees[t].fast) {
+				dirfd = p->trees[t].fd;
+				rel = path + p->trees[t].len;
+				while (*rel == '/')
+					rel++;
+				if (!*rel)
+					rel = ".";
+			} else {
+				t = -1;
+			}
+		} else {
+			t = ct_anchor_tree(p, rq->dirfd);
+			dirfd = rq->dirfd;
+		}
+		if (t >= 0 && (p->trees[t].acc & rq->need) == rq->need) {
+			int tries;
+
+			for (tries = 0; tries < 3; tries++) {
+				fd = open_beneath(dirfd, rel, rq);
+				if (fd >= 0) {
+					v->tree = t;
+					errno = saved;
+					return fd;
+				}
+				if (errno != EAGAIN)
+					break;
+			}
+			if (errno == ENOSYS)
+				ct_no_openat2 = 1;
+			else if (errno != EXDEV && errno != ELOOP && errno != EAGAIN)
+				return -1;	/* the kernel's answer inside the tree */
+		}
+	}
+	fd = walk_from(p, rq, v);
+	if (fd >= 0)
+		errno = saved;
+	return fd;
+}

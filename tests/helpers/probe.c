@@ -1,0 +1,190 @@
+/*
+ * probe: perform one path call and print its outcome, for the integration
+ * tests. usage: probe OP PATH [ARG]
+ * Prints "ok" (plus data for reads) or the errno name, exits 0 when the
+ * call itself ran (the outcome is in the output), 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *ename(int e)
+{
+	switch (e) {
+	case EACCES: return "EACCES";
+	case ENOENT: return "ENOENT";
+	case ENOTDIR: return "ENOTDIR";
+	case EEXIST: return "EEXIST";
+	case ELOOP: return "ELOOP";
+	case EISDIR: return "EISDIR";
+	case EPERM: return "EPERM";
+	case EINVAL: return "EINVAL";
+	case ENOEXEC: return "ENOEXEC";
+	case EXDEV: return "EXDEV";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
+	default: return strerror(e);
+	}
+}
+
+static int report(int r)
+{
+	if (r < 0)
+		printf("%s\n", ename(errno));
+	else
+		printf("ok\n");
+	return 0;
+}
+
+static int read_fd(int fd)
+{
+	char buf[256];
+	ssize_t n;
+
+	if (fd < 0)
+		return report(-1);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return report(-1);
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	printf("ok %s\n", buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *op, *path;
+	struct stat st;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: probe OP PATH [ARG]\n");
+		return 2;
+	}
+	op = argv[1];
+	path = argv[2];
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (!strcmp(op, "read"))
+		return read_fd(open(path, O_RDONLY));
+	if (!strcmp(op, "read-nofollow"))
+		return read_fd(open(path, O_RDONLY | O_NOFOLLOW));
+	if (!strcmp(op, "openat")) {	/* probe openat DIR NAME */
+		int d = open(path, O_RDONLY | O_DIRECTORY);
+
+		if (d < 0)
+			return report(-1);
+		return read_fd(openat(d, argc > 3 ? argv[3] : ".", O_RDONLY));
+	}
+	if (!strcmp(op, "write")) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd >= 0 && write(fd, "written\n", 8) != 8)
+			return report(-1);
+		if (fd >= 0)
+			close(fd);
+		return report(fd);
+	}
+	if (!strcmp(op, "creat-excl")) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+		if (fd >= 0)
+			close(fd);
+		return report(fd);
+	}
+	if (!strcmp(op, "opath")) {
+		int fd = open(path, O_PATH);
+
+		if (fd >= 0)
+			close(fd);
+		return report(fd);
+	}
+	if (!strcmp(op, "tmpfile")) {
+		int fd = open(path, O_TMPFILE | O_RDWR, 0600);
+
+		if (fd >= 0)
+			close(fd);
+		return report(fd);
+	}
+	if (!strcmp(op, "opendir")) {
+		int fd = open(path, O_RDONLY | O_DIRECTORY);
+
+		if (fd >= 0)
+			close(fd);
+		return report(fd);
+	}
+	if (!strcmp(op, "fopen")) {
+		FILE *f = fopen(path, argc > 3 ? argv[3] : "r");
+		char buf[256] = "";
+
+		if (!f)
+			return report(-1);
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+		printf("ok %s\n", buf);
+		return 0;
+	}
+	if (!strcmp(op, "freopen")) {
+		FILE *f = freopen(path, "r", stdin);
+		char buf[256] = "";
+
+		if (!f)
+			return report(-1);
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = 0;
+		printf("ok %s\n", buf);
+		return 0;
+	}
+	if (!strcmp(op, "stat"))
+		return report(stat(path, &st));
+	if (!strcmp(op, "lstat"))
+		return report(lstat(path, &st));
+	if (!strcmp(op, "fstatat-nofollow"))
+		return report(fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW));
+	if (!strcmp(op, "statx")) {
+		struct statx sx;
+
+		return report(statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &sx));
+	}
+	if (!strcmp(op, "access"))
+		return report(access(path, R_OK));
+	if (!strcmp(op, "access-w"))
+		return report(access(path, W_OK));
+	if (!strcmp(op, "exec")) {
+		execv(path, argv + 2);
+		return report(-1);
+	}
+	if (!strcmp(op, "execvp")) {
+		execvp(path, argv + 2);
+		return report(-1);
+	}
+	if (!strcmp(op, "spawn")) {
+		pid_t pid;
+		int r = posix_spawn(&pid, path, NULL, NULL, argv + 2, environ), s;
+
+		if (r) {
+			errno = r;
+			return report(-1);
+		}
+		waitpid(pid, &s, 0);
+		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
+		return 0;
+	}
+	if (!strcmp(op, "system")) {
+		int s = system(path);
+
+		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : -1);
+		return 0;
+	}
+	fprintf(stderr, "probe: unknown op %s\n", op);
+	return 2;
+}

@@ -1,0 +1,16 @@
+/* main.c: runs every unit suite. */
+#include <stdlib.h>
+#include "unit.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(lexical_suite());
+	int failed;
+
+	srunner_add_suite(sr, policy_suite());
+	srunner_add_suite(sr, resolve_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

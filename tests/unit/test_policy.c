@@ -1,0 +1,163 @@
+/* test_policy.c: the policy loader, table-driven over bad and good inputs. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "unit.h"
+
+static struct fixture fx;
+
+static void setup(void)
+{
+	char p[600];
+
+	fixture_make(&fx);
+	snprintf(p, sizeof(p), "%s/root-link", fx.base);
+	ck_assert_int_eq(symlink("root", p), 0);
+}
+
+static void teardown(void)
+{
+	fixture_free(&fx);
+}
+
+/* %R root, %B base, %O outside, %D the read-only dir */
+static void expand(const char *in, char *out, size_t len)
+{
+	size_t k = 0;
+
+	if (!in) {
+		out[0] = 0;
+		return;
+	}
+	for (; *in && k + 1 < len; in++) {
+		const char *rep = NULL;
+
+		if (in[0] == '%' && in[1]) {
+			switch (in[1]) {
+			case 'R': rep = fx.root; break;
+			case 'B': rep = fx.base; break;
+			case 'O': rep = fx.outside; break;
+			case 'D': rep = fx.ro; break;
+			}
+		}
+		if (rep) {
+			k += (size_t)snprintf(out + k, len - k, "%s", rep);
+			in++;
+		} else {
+			out[k++] = *in;
+		}
+	}
+	out[k < len ? k : len - 1] = 0;
+}
+
+static const struct {
+	const char *name;
+	const char *root, *read, *log, *optout, *deny;
+	const char *error;	/* substring of the error, NULL: loads */
+	int active;
+} cases[] = {
+	{ "unset root refuses", NULL, NULL, NULL, NULL, NULL, "CONTAIN_ROOT=\"\": not set", 0 },
+	{ "unset root with opt-out passes through", NULL, NULL, NULL, "1", NULL, NULL, 0 },
+	{ "opt-out must be exactly 1", NULL, NULL, NULL, "yes", NULL, "not set", 0 },
+	{ "relative root refuses", "repo", NULL, NULL, NULL, NULL, "not an absolute path", 0 },
+	{ "missing root refuses", "%B/nope", NULL, NULL, NULL, NULL, "no such file or directory", 0 },
+	{ "file root refuses", "%R/file.txt", NULL, NULL, NULL, NULL, "not a directory", 0 },
+	{ "opt-out ignored when root set", "%R", NULL, NULL, "1", NULL, NULL, 1 },
+	{ "good root loads", "%R", NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "root through a symlink loads", "%B/root-link", NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "relative read entry refuses", "%R", "%D:rel/dir", NULL, NULL, NULL, "CONTAIN_READ=\"rel/dir\": not an absolute path", 0 },
+	{ "missing read entry is skipped", "%R", "%B/nope:%D", NULL, NULL, NULL, NULL, 1 },
+	{ "relative log refuses", "%R", NULL, "log.json", NULL, NULL, "CONTAIN_LOG=\"log.json\": not an absolute path", 0 },
+	{ "log off loads", "%R", NULL, "off", NULL, NULL, NULL, 1 },
+	{ "log in a missing dir refuses", "%R", NULL, "%B/nope/log", NULL, NULL, "no such file or directory", 0 },
+	{ "relative deny entries are under the root", "%R", NULL, NULL, NULL, ".env:secrets/", NULL, 1 },
+};
+
+START_TEST(policy_load_table)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char root[600], read[1200], log[600], err[512];
+	struct ct_env e;
+	int r;
+
+	memset(&e, 0, sizeof(e));
+	expand(cases[_i].root, root, sizeof(root));
+	expand(cases[_i].read, read, sizeof(read));
+	expand(cases[_i].log, log, sizeof(log));
+	e.root = cases[_i].root ? root : NULL;
+	e.read = cases[_i].read ? read : NULL;
+	e.log = cases[_i].log ? log : "off";
+	e.optout = cases[_i].optout;
+	e.deny = cases[_i].deny;
+	e.no_defaults = 1;
+	e.self_path = "/opt/x/libcontain.so";
+	r = ct_policy_load(p, 1 << 20, &e, err, sizeof(err));
+	if (cases[_i].error) {
+		ck_assert_msg(r == -1, "%s: loaded", cases[_i].name);
+		ck_assert_msg(strstr(err, cases[_i].error) != NULL, "%s: error \"%s\" lacks \"%s\"",
+			      cases[_i].name, err, cases[_i].error);
+	} else {
+		ck_assert_msg(r == 0, "%s: %s", cases[_i].name, err);
+		ck_assert_int_eq(p->active, cases[_i].active);
+	}
+	munmap(p, 1 << 20);
+}
+END_TEST
+
+START_TEST(policy_records_real_paths_snapshot_and_deny)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char root[600], want[700], err[512];
+	struct ct_env e;
+	int i, have_root = 0, have_preload = 0, have_deny = 0;
+
+	snprintf(root, sizeof(root), "%s/root-link", fx.base);
+	memset(&e, 0, sizeof(e));
+	e.root = root;
+	e.deny = ".env";
+	e.log = "off";
+	e.no_defaults = 1;
+	e.preload = "/other/lib.so";
+	e.self_path = "/opt/x/libcontain.so";
+	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
+	/* the root is its real path, not the link it was given as */
+	ck_assert_str_eq(p->trees[0].path, fx.root);
+	snprintf(want, sizeof(want), "CONTAIN_ROOT=%s", fx.root);
+	for (i = 0; i < p->nenv; i++) {
+		if (!strcmp(p->env[i], want))
+			have_root = 1;
+		if (!strcmp(p->env[i], "LD_PRELOAD=/opt/x/libcontain.so:/other/lib.so"))
+			have_preload = 1;
+	}
+	ck_assert_msg(have_root, "snapshot lacks %s", want);
+	ck_assert_msg(have_preload, "snapshot lacks the library in LD_PRELOAD");
+	snprintf(want, sizeof(want), "%s/.env", fx.root);
+	for (i = 0; i < p->ndeny; i++)
+		if (!strcmp(p->deny[i].s, want))
+			have_deny = 1;
+	ck_assert_msg(have_deny, "deny entry %s missing", want);
+	/* the symlink the root was given through is an alias */
+	ck_assert_int_ge(p->nalias, 1);
+	ck_assert_str_eq(p->alias[0].to, "root");
+	/* a deny entry below the root takes the root off the fast path */
+	ck_assert_int_eq(p->trees[0].fast, 0);
+	munmap(p, 1 << 20);
+}
+END_TEST
+
+Suite *policy_suite(void)
+{
+	Suite *s = suite_create("policy");
+	TCase *tc = tcase_create("load");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, policy_load_table, 0, sizeof(cases) / sizeof(cases[0]));
+	tcase_add_test(tc, policy_records_real_paths_snapshot_and_deny);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -89,82 +89,120 @@ static void free_env(struct envbuf *b)
 }
 
 /*
+ * Set "NAME=value" (entry persists) in environ by hand: programs such as
+ * bash define their own setenv(), which does nothing useful before their
+ * main() runs. Replacing a pointer in place keeps main()'s envp in step.
+ */
+static void env_put(const char *value)
+{
+	/* a writable copy: bash writes into its environment strings */
+	char *entry = strdup(value);
+	size_t nl, n = 0, i;
+	char **ne;
+
+	if (!entry)
+		return;
+	nl = (size_t)(strchr(entry, '=') - entry) + 1;
+
+	while (environ && environ[n])
+		n++;
+	for (i = 0; i < n; i++) {
+		if (strncmp(environ[i], entry, nl) == 0) {
+			environ[i] = entry;
+			return;
+		}
+	}
+	ne = malloc((n + 2) * sizeof(*ne));
+	if (!ne)
+		return;
+	if (n)
+		memcpy(ne, environ, n * sizeof(*ne));
+	ne[n] = entry;
+	ne[n + 1] = NULL;
+	environ = ne;
+}
+
+static void env_drop(const char *prefix)
+{
+	size_t pl = strlen(prefix), i, k = 0;
+
+	for (i = 0; environ && environ[i]; i++)
+		if (strncmp(environ[i], prefix, pl) != 0)
+			environ[k++] = environ[i];
+	if (environ)
+		environ[k] = NULL;
+}
+
+/* PATH without the entries outside the trees, or NULL when unchanged. */
+static char *filter_path(const struct ct_policy *p, const char *path)
+{
+	size_t len = strlen(path);
+	char *keep = malloc(len + 6), *dir = malloc(len + 1);
+	const char *s = path;
+	size_t k = 5;
+	int changed = 0;
+
+	if (!keep || !dir) {
+		free(keep);
+		free(dir);
+		return NULL;
+	}
+	memcpy(keep, "PATH=", 5);
+	while (s) {
+		const char *c = strchr(s, ':');
+		size_t n = c ? (size_t)(c - s) : strlen(s);
+		int keepit = 1;
+
+		memcpy(dir, s, n);
+		dir[n] = 0;
+		if (n && dir[0] == '/') {
+			struct ct_req rq = { AT_FDCWD, dir, O_PATH | O_CLOEXEC, 0, CT_X, 1 };
+			struct ct_verdict v;
+			int fd = ct_open(p, &rq, &v);
+
+			if (fd >= 0)
+				sys_close(fd);
+			else if (v.reason != CT_OK)
+				keepit = 0;
+		}
+		if (keepit) {
+			if (k > 5)
+				keep[k++] = ':';
+			memcpy(keep + k, dir, n);
+			k += n;
+		} else {
+			changed = 1;
+		}
+		s = c ? c + 1 : NULL;
+	}
+	keep[k] = 0;
+	free(dir);
+	if (!changed) {
+		free(keep);
+		return NULL;
+	}
+	return keep;
+}
+
+/*
  * Put the snapshot back into environ (a program that scrubbed it and then
  * calls system() or popen() still gets a contained shell), and drop PATH
  * entries outside the trees so that PATH searches do not report a denial per
- * entry. Not async-signal-safe (setenv); called at load and from system/popen.
+ * entry. Not async-signal-safe; called at load and from system/popen.
  */
 void ct_repair_environ(const struct ct_policy *p)
 {
 	const char *path;
+	char *np;
 	int i;
 
-	for (i = 0; i < p->nenv; i++) {
-		const char *eq = strchr(p->env[i], '=');
-		char name[32];
-		const char *cur;
-		size_t nl = (size_t)(eq - p->env[i]);
-
-		if (!eq || nl >= sizeof(name))
-			continue;
-		memcpy(name, p->env[i], nl);
-		name[nl] = 0;
-		cur = getenv(name);
-		if (!cur || strcmp(cur, eq + 1) != 0)
-			setenv(name, eq + 1, 1);
-	}
-	unsetenv("CONTAIN_OPTOUT");
-
+	env_drop("CONTAIN_OPTOUT=");
+	for (i = 0; i < p->nenv; i++)
+		env_put(p->env[i]);
 	path = getenv("PATH");
-	if (path) {
-		size_t len = strlen(path);
-		char *keep = malloc(len + 1), *dir = malloc(len + 1);
-		const char *s = path;
-		size_t k = 0;
-		int changed = 0;
-
-		if (!keep || !dir) {
-			free(keep);
-			free(dir);
-			return;
-		}
-		while (s) {
-			const char *c = strchr(s, ':');
-			size_t n = c ? (size_t)(c - s) : strlen(s);
-			struct ct_req rq;
-			struct ct_verdict v;
-			int fd, keepit = 1;
-
-			memcpy(dir, s, n);
-			dir[n] = 0;
-			if (n && dir[0] == '/') {
-				rq.dirfd = AT_FDCWD;
-				rq.path = dir;
-				rq.flags = O_PATH | O_CLOEXEC;
-				rq.mode = 0;
-				rq.need = CT_X;
-				rq.follow = 1;
-				fd = ct_open(p, &rq, &v);
-				if (fd >= 0)
-					sys_close(fd);
-				else if (v.reason != CT_OK)
-					keepit = 0;
-			}
-			if (keepit) {
-				if (k)
-					keep[k++] = ':';
-				memcpy(keep + k, dir, n);
-				k += n;
-			} else {
-				changed = 1;
-			}
-			s = c ? c + 1 : NULL;
-		}
-		keep[k] = 0;
-		if (changed)
-			setenv("PATH", keep, 1);
-		free(keep);
-		free(dir);
+	if (path && (np = filter_path(p, path)) != NULL) {
+		env_put(np);
+		free(np);
 	}
 }
 

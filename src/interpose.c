@@ -73,14 +73,8 @@ static void load_policy(void)
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	if (p->active) {
+	if (p->active)
 		ct_report_init(p);
-		/* this process sees the private TMPDIR too, not only children */
-		if (p->tmpdir) {
-			setenv("TMPDIR", p->tmpdir, 1);
-			setenv("CONTAIN_TMPDIR", p->tmpdir, 1);
-		}
-	}
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }
@@ -96,6 +90,7 @@ const struct ct_policy *ct_policy(void)
 		init_tid = sys_gettid();
 		load_policy();
 		__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+		/* this process sees the snapshot (TMPDIR) too, not only children */
 		if (policy_ptr->active)
 			ct_repair_environ(policy_ptr);
 		return policy_ptr;

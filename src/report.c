@@ -66,7 +66,7 @@ static void putpath(struct out *o, const char *s, int json, size_t max)
 			puts_(o, "...");
 			return;
 		}
-		if (c == '"' || c == '\\') {
+		if (json && (c == '"' || c == '\\')) {
 			char e[2] = { '\\', (char)c };
 
 			put(o, e, 2);

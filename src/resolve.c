@@ -514,8 +514,21 @@ static int check_access(struct walk *w, int t, const char *name, size_t nlen)
 /* The final object is the directory the walk stands in. */
 static int finish_self(struct walk *w)
 {
-	if (w->tree < 0)
+	if (w->tree < 0) {
+		/*
+		 * A directory above a tree (/, /home, /proc): its existence is
+		 * implied by the policy, so metadata calls (stat, access, O_PATH)
+		 * may see it; nothing may read or change it.
+		 */
+		if (w->rq->need == 0 && (w->lexlen == 0 || ct_is_ancestor(w->p, w->lex, w->lexlen))) {
+			struct ct_req rq = *w->rq;
+
+			keep_resolved(w, NULL, 0);
+			return sys_openat(AT_FDCWD, w->lexlen ? w->lex : "/",
+					  O_PATH | O_CLOEXEC | (rq.flags & O_DIRECTORY), 0);
+		}
 		return deny(w, CT_OUTSIDE, NULL, NULL, 0);
+	}
 	if (check_access(w, w->tree, NULL, 0) < 0)
 		return -1;
 	keep_resolved(w, NULL, 0);
@@ -613,8 +626,10 @@ static int walk(struct walk *w)
 				}
 				continue;
 			}
-			if (!last && ct_is_ancestor(p, w->lex, newlen)) {
+			if (ct_is_ancestor(p, w->lex, newlen)) {
 				w->lexlen = newlen;
+				if (last)
+					return finish_self(w);
 				continue;
 			}
 			w->lexlen = newlen;

@@ -1,2 +1,43 @@
 #!/bin/sh
-exit 77
+# What may run: programs in the trees (ELF with an interpreter, #! scripts
+# whose interpreter is allowed); not programs outside, not static binaries.
+. "${SRCDIR:?}/tests/integration/lib.sh"
+make_fixture
+cd "$ROOT" || exit 99
+cp /bin/true "$OUT/true-out"
+cp /bin/true "$ROOT/true-in"
+ln -s "$OUT/true-out" "$ROOT/true-link-out"
+cp "$HELPERS/static_hello" "$ROOT/static"
+printf '#!/bin/sh\necho script ran\n' > "$ROOT/script.sh"
+printf '#!%s\necho bad\n' "$OUT/true-out" > "$ROOT/bad-interp.sh"
+printf 'echo no shebang ran\n' > "$ROOT/noshebang"
+chmod +x "$ROOT/script.sh" "$ROOT/bad-interp.sh" "$ROOT/noshebang"
+
+# probe exec replaces itself: on success it prints nothing (true) or the
+# program's output; on failure the errno name
+check "exec /bin/true" "$(probe exec /bin/true)" ""
+check "exec a copy inside the root" "$(probe exec "$ROOT/true-in")" ""
+check "exec a copy outside" "$(probe exec "$OUT/true-out")" "EACCES"
+check "exec through a link out" "$(probe exec "$ROOT/true-link-out")" "EACCES"
+check "exec a #! script inside" "$(probe exec "$ROOT/script.sh")" "script ran"
+check "exec a script whose interpreter is outside" "$(probe exec "$ROOT/bad-interp.sh")" "EACCES"
+check "exec a static binary" "$(probe exec "$ROOT/static")" "EACCES"
+err=$(contained "$HELPERS/probe" exec "$ROOT/static" 2>&1 >/dev/null)
+check "static refusal says why" "$err" \
+	"libcontain: denied execv \"$ROOT/static\": static binary cannot be contained"
+check "execvp finds a program on PATH" "$(probe execvp true)" ""
+check "execvp skips PATH entries outside, silently" \
+	"$(PATH="$OUT:/usr/bin" contained "$HELPERS/probe" execvp true-out 2>&1)" "ENOENT"
+check "execvp runs a file without #! with /bin/sh" "$(probe execvp ./noshebang)" "no shebang ran"
+check "posix_spawn inside" "$(probe spawn /bin/true)" "ok status 0"
+check "posix_spawn outside" "$(probe spawn "$OUT/true-out")" "EACCES"
+check "posix_spawn static" "$(probe spawn "$ROOT/static")" "EACCES"
+check "system() runs a contained shell" "$(probe system "cat $OUT/secret.txt 2>/dev/null; echo rc=\$?")" \
+	"rc=1
+ok status 0"
+check "system() twin inside" "$(probe system "cat $ROOT/file.txt")" "inside
+ok status 0"
+# a contained shell's children are contained too, grandchildren as well
+out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
+check "grandchild of a contained shell" "$out" "inside"
+finish

@@ -130,6 +130,40 @@ static int current_log_fd(const struct ct_policy *p)
 	return fd;
 }
 
+/*
+ * stderr is for people: the same denial (operation, path, reason) is shown
+ * once per process (git asks for ~/.gitconfig a dozen times). The JSON log
+ * records every denial. Lock-free: a table of hashes claimed with CAS.
+ */
+#define SEEN_SLOTS 256
+static unsigned long long seen[SEEN_SLOTS];
+
+static int seen_before(const char *op, const char *path, int reason)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	const char *s;
+	unsigned i;
+
+	for (s = op; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	for (s = path ? path : ""; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ (unsigned)reason) * 1099511628211ULL;
+	if (!h)
+		h = 1;
+	for (i = 0; i < 8; i++) {
+		unsigned long long *slot = &seen[(h + i) % SEEN_SLOTS], cur = 0;
+
+		if (__atomic_load_n(slot, __ATOMIC_RELAXED) == h)
+			return 1;
+		if (__atomic_compare_exchange_n(slot, &cur, h, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return 0;
+		if (cur == h)
+			return 1;
+	}
+	return 0;		/* table full around h: show it */
+}
+
 void ct_report(const struct ct_policy *p, const char *op, const char *path,
 	       const struct ct_verdict *v)
 {
@@ -140,6 +174,8 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 	if (p->log_mode == CT_LOG_OFF)
 		goto out;
 	if (p->log_mode == CT_LOG_STDERR) {
+		if (seen_before(op, path, v->reason))
+			goto out;
 		puts_(&o, "libcontain: denied ");
 		puts_(&o, op);
 		puts_(&o, " \"");

@@ -102,6 +102,7 @@ enum ct_reason {
 	CT_READONLY,
 	CT_NOEXEC,
 	CT_STATIC,
+	CT_SETID,
 };
 
 struct ct_verdict {

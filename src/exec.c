@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 #include "contain.h"
 #include "interpose.h"
@@ -332,6 +333,30 @@ static int check_script(const struct ct_policy *p, const char *op, int fd, int d
 }
 
 /*
+ * Would exec of fd change credentials? Then the loader runs it in secure
+ * mode and ignores LD_PRELOAD: the program would run uncontained. Under
+ * no-new-privs (the contain launcher sets it) exec never gains privilege.
+ */
+static int gains_privilege(int fd)
+{
+	struct stat st;
+	char cap[64];
+
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return 0;
+	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0)
+		return 1;
+	if ((st.st_mode & S_ISUID) && st.st_uid != geteuid())
+		return 1;
+	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getegid())
+		return 1;
+	/* file capabilities raise a non-root process's privilege */
+	if (geteuid() != 0 && syscall(SYS_fgetxattr, fd, "security.capability", cap, sizeof(cap)) >= 0)
+		return 1;
+	return 0;
+}
+
+/*
  * Open the program at (dirfd, path) for exec and check it. Returns an fd on
  * it (O_RDONLY, close-on-exec) or -1 with errno; *kind says ELF or script.
  */
@@ -350,6 +375,14 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 			     0, CT_X, follow, &v);
 	if (fd < 0)
 		return -1;
+	if (gains_privilege(fd)) {
+		v.reason = CT_SETID;
+		v.detail = NULL;
+		ct_report(p, op, path, &v);
+		sys_close(fd);
+		errno = EACCES;
+		return -1;
+	}
 	if (sys_pread(fd, magic, sizeof(magic), 0) < 2) {
 		sys_close(fd);
 		errno = ENOEXEC;

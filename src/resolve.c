@@ -161,6 +161,7 @@ const char *ct_reason_text(int reason)
 	case CT_READONLY: return "read-only tree";
 	case CT_NOEXEC: return "not executable in its tree";
 	case CT_STATIC: return "static binary cannot be contained";
+	case CT_SETID: return "set-user-ID, set-group-ID or file-capability program cannot be contained";
 	default: return "allowed";
 	}
 }
@@ -174,6 +175,7 @@ const char *ct_reason_key(int reason)
 	case CT_READONLY: return "readonly";
 	case CT_NOEXEC: return "noexec";
 	case CT_STATIC: return "static";
+	case CT_SETID: return "setid";
 	default: return "ok";
 	}
 }

@@ -37,6 +37,17 @@ check "system() runs a contained shell" "$(probe system "cat $OUT/secret.txt 2>/
 ok status 0"
 check "system() twin inside" "$(probe system "cat $ROOT/file.txt")" "inside
 ok status 0"
+# set-user-ID: the loader would drop LD_PRELOAD, so it may not run
+cp /bin/true "$ROOT/suid-true" && cp /bin/true "$ROOT/plain-true"
+chown 65534 "$ROOT/suid-true" "$ROOT/plain-true" 2>/dev/null
+chmod 4755 "$ROOT/suid-true"
+if [ "$(stat -c %u "$ROOT/suid-true")" != "$(id -u)" ]; then
+	check "exec a set-user-ID program of another user" "$(probe exec "$ROOT/suid-true")" "EACCES"
+	check "its twin without the bit runs" "$(probe exec "$ROOT/plain-true")" ""
+	check "under no-new-privs it runs (no privilege gained)" \
+		"$(setpriv --no-new-privs env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \
+			CONTAIN_READ="$HELPERS" CONTAIN_TMPDIR="$T/tmp" "$HELPERS/probe" exec "$ROOT/suid-true" 2>&1)" ""
+fi
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

@@ -103,6 +103,7 @@ enum ct_reason {
 	CT_NOEXEC,
 	CT_STATIC,
 	CT_SETID,
+	CT_ABI,
 };
 
 struct ct_verdict {

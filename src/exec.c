@@ -33,6 +33,12 @@
 
 extern char **environ;
 
+#if defined(__x86_64__)
+#define CT_ELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define CT_ELF_MACHINE EM_AARCH64
+#endif
+
 /* glibc declares these arguments nonnull; programs pass NULL all the same.
  * An out-of-line test keeps the compiler from assuming the answer. */
 __attribute__((noinline)) static int is_null(const void *ptr)
@@ -220,8 +226,8 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 {
 	unsigned char id[EI_NIDENT];
 	unsigned long long phoff;
-	unsigned phnum, phentsize, i;
-	int is64;
+	unsigned phnum, phentsize, i, machine;
+	int is64, reason = CT_STATIC;
 	struct ct_verdict v;
 
 	if (sys_pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
@@ -235,6 +241,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		phoff = eh.e_phoff;
 		phnum = eh.e_phnum;
 		phentsize = eh.e_phentsize;
+		machine = eh.e_machine;
 	} else if (id[EI_CLASS] == ELFCLASS32) {
 		Elf32_Ehdr eh;
 
@@ -243,6 +250,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		phoff = eh.e_phoff;
 		phnum = eh.e_phnum;
 		phentsize = eh.e_phentsize;
+		machine = eh.e_machine;
 	} else {
 		goto unverifiable;
 	}
@@ -275,6 +283,15 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		    sys_pread(fd, interp, (size_t)size, (off_t)off) != (ssize_t)size ||
 		    interp[size - 1] != 0 || interp[0] != '/')
 			goto unverifiable;
+		/*
+		 * The loader must be able to load this library: the same ABI
+		 * (a 32-bit program would print "wrong ELF class" and run
+		 * uncontained) and glibc's loader (ld-linux*, not musl's).
+		 */
+		if (!is64 || machine != CT_ELF_MACHINE || !strstr(interp, "/ld-linux")) {
+			reason = CT_ABI;
+			break;
+		}
 		/* the loader the kernel will map must be one of ours too */
 		{
 			int ifd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0,
@@ -286,7 +303,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		}
 		return 0;
 	}
-	v.reason = CT_STATIC;
+	v.reason = reason;
 	v.tree = -1;
 	v.detail = NULL;
 	v.resolved[0] = 0;

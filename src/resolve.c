@@ -162,6 +162,7 @@ const char *ct_reason_text(int reason)
 	case CT_NOEXEC: return "not executable in its tree";
 	case CT_STATIC: return "static binary cannot be contained";
 	case CT_SETID: return "set-user-ID, set-group-ID or file-capability program cannot be contained";
+	case CT_ABI: return "program for another ABI or libc cannot be contained";
 	default: return "allowed";
 	}
 }
@@ -176,6 +177,7 @@ const char *ct_reason_key(int reason)
 	case CT_NOEXEC: return "noexec";
 	case CT_STATIC: return "static";
 	case CT_SETID: return "setid";
+	case CT_ABI: return "abi";
 	default: return "ok";
 	}
 }

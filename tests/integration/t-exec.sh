@@ -37,6 +37,29 @@ check "system() runs a contained shell" "$(probe system "cat $OUT/secret.txt 2>/
 ok status 0"
 check "system() twin inside" "$(probe system "cat $ROOT/file.txt")" "inside
 ok status 0"
+# another ABI or libc: the loader could not load the library into it
+/usr/bin/python3 - "$ROOT" <<'PY'
+import sys
+root = sys.argv[1]
+data = bytearray(open("/bin/true", "rb").read())
+musl = bytearray(data)
+old = b"/lib64/ld-linux-x86-64.so.2"
+i = musl.find(old)
+if i >= 0:
+    new = b"/lib/ld-musl-x86_64.so.1"
+    musl[i:i + len(old)] = new + b"\0" * (len(old) - len(new))
+open(root + "/musl-true", "wb").write(musl)
+i386 = bytearray(data)
+i386[18:20] = (3).to_bytes(2, "little")        # e_machine = EM_386
+open(root + "/i386-true", "wb").write(i386)
+PY
+chmod +x "$ROOT/musl-true" "$ROOT/i386-true"
+check "exec a program for musl's loader" "$(probe exec "$ROOT/musl-true")" "EACCES"
+check "exec a program of another machine" "$(probe exec "$ROOT/i386-true")" "EACCES"
+err=$(contained "$HELPERS/probe" exec "$ROOT/musl-true" 2>&1 >/dev/null)
+check "ABI refusal says why" "$err" \
+	"libcontain: denied execv \"$ROOT/musl-true\": program for another ABI or libc cannot be contained"
+
 # set-user-ID: the loader would drop LD_PRELOAD, so it may not run
 cp /bin/true "$ROOT/suid-true" && cp /bin/true "$ROOT/plain-true"
 chown 65534 "$ROOT/suid-true" "$ROOT/plain-true" 2>/dev/null

@@ -129,6 +129,7 @@ check_match "uncontained probe trace names the outside path (grep works)" \
 n=0
 for op in read stat lstat access statx fopen; do
 	for p in "$OUT/secret.txt" "$OUT/missing.txt" "$ROOT/../outside/secret.txt" \
+		"$ROOT/../outside/missing.txt" "$ROOT/sub/../../outside/secret.txt" \
 		"$ROOT/link-out" "$ROOT/link-abs-out" "$ROOT/dirlink-out/secret.txt" \
 		"$ROOT/dirlink-abs-out/secret.txt"; do
 		n=$((n + 1))
@@ -139,6 +140,10 @@ for op in read stat lstat access statx fopen; do
 	n=$((n + 1))
 	trace "$T/trace.$n" "$LIBCONTAIN_SO" $op "$T/root-evil/secret.txt"
 	check "strace: contained $op of the ROOT-evil sibling names it in no syscall" \
+		"$(names "$T/trace.$n" root-evil)" 0
+	n=$((n + 1))
+	trace "$T/trace.$n" "$LIBCONTAIN_SO" $op "$ROOT/../root-evil/secret.txt"
+	check "strace: contained $op of ROOT/../ROOT-evil names it in no syscall" \
 		"$(names "$T/trace.$n" root-evil)" 0
 	# twin: an inside path does show up (as given or relative to the root fd)
 	n=$((n + 1))

@@ -130,6 +130,15 @@ struct ct_req {
  */
 int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v);
 
+/*
+ * Where the kernel can contain path by itself: the fd to resolve it from with
+ * RESOLVE_BENEATH (a fast tree's fd, or dirfd when it lies in one) and the
+ * path relative to it in *rel; *tree the tree. -1 (and *tree untouched) when
+ * the walk is needed. Note AT_FDCWD is a valid answer.
+ */
+int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
+		   const char **rel, int *tree);
+
 /* The tree holding directory fd (AT_FDCWD: the cwd) if it is a fast tree, else -1. */
 int ct_anchor_tree(const struct ct_policy *p, int dirfd);
 

@@ -394,6 +394,34 @@ static int meta_open(const struct ct_policy *p, const char *op, int dirfd, const
 			       0, 0, !nofollow, v);
 }
 
+/*
+ * A single name below a directory the kernel can contain (find's
+ * fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW), stat("file") in the cwd): no
+ * lookup can leave that directory, so one fstatat without following does it.
+ * 1: done (result in st or errno); 0: take the general path (a symlink to
+ * follow, several components, "..").
+ */
+static int stat_one_name(const struct ct_policy *p, int dirfd, const char *path,
+			 struct stat *st, int atflags, int *r)
+{
+	const char *rel;
+	int t, anchor, saved = errno;
+
+	if (!path || !*path)
+		return 0;
+	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t);
+	if (anchor == -1 || strchr(rel, '/') || (rel[0] == '.' && rel[1] == '.' && !rel[2]))
+		return 0;
+	*r = sys_fstatat(anchor, rel, st, AT_SYMLINK_NOFOLLOW | (atflags & AT_NO_AUTOMOUNT));
+	if (*r == 0 && S_ISLNK(st->st_mode) && !(atflags & AT_SYMLINK_NOFOLLOW)) {
+		errno = saved;
+		return 0;
+	}
+	if (*r == 0)
+		errno = saved;
+	return 1;
+}
+
 static int stat_at(const char *op, int dirfd, const char *path, struct stat *st, int atflags)
 {
 	const struct ct_policy *p = ct_policy();
@@ -406,6 +434,8 @@ static int stat_at(const char *op, int dirfd, const char *path, struct stat *st,
 	}
 	if (!p->active)
 		return sys_fstatat(dirfd, path, st, atflags);
+	if (stat_one_name(p, dirfd, path, st, atflags, &r))
+		return r;
 	fd = meta_open(p, op, dirfd, path, atflags, &v);
 	if (fd == -2)
 		return sys_fstatat(dirfd, "", st, atflags);

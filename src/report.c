@@ -53,41 +53,72 @@ static void putnum(struct out *o, long v)
 		put(o, &rev[--m], 1);
 }
 
-/* A path, escaped: one line for stderr, a valid string for JSON. */
-static void putpath(struct out *o, const char *s, int json, size_t max)
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+enum { ESC_TEXT, ESC_LINE, ESC_JSON };
+
+/*
+ * A path, escaped. ESC_LINE (stderr): one line, `"` and `\` escaped, other
+ * odd bytes as \xNN. ESC_JSON: a valid JSON string; bytes that are not UTF-8
+ * become the text \xNN. ESC_TEXT: control bytes only.
+ */
+static void putpath(struct out *o, const char *s, int mode, size_t max)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i;
 
-	for (i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (i = 0; s[i];) {
+		const unsigned char *c = (const unsigned char *)s + i;
+		size_t n = utf8_len(c);
 
 		if (i >= max) {
 			puts_(o, "...");
 			return;
 		}
-		if (json && (c == '"' || c == '\\')) {
-			char e[2] = { '\\', (char)c };
+		if (mode != ESC_TEXT && (*c == '"' || *c == '\\')) {
+			char e[2] = { '\\', (char)*c };
 
 			put(o, e, 2);
-		} else if (c < 0x20 || c == 0x7f || (!json && c >= 0x80)) {
-			char e[6];
+		} else if (mode == ESC_JSON && (*c < 0x20 || *c == 0x7f)) {
+			char e[6] = { '\\', 'u', '0', '0', hex[*c >> 4], hex[*c & 15] };
 
-			if (json) {
-				memcpy(e, "\\u00", 4);
-				e[4] = hex[c >> 4];
-				e[5] = hex[c & 15];
-				put(o, e, 6);
-			} else {
-				e[0] = '\\';
-				e[1] = 'x';
-				e[2] = hex[c >> 4];
-				e[3] = hex[c & 15];
-				put(o, e, 4);
-			}
+			put(o, e, 6);
+		} else if (*c < 0x20 || *c == 0x7f || (mode == ESC_LINE && *c >= 0x80) ||
+			   (mode == ESC_JSON && n == 0)) {
+			char e[5] = { '\\', '\\', 'x', hex[*c >> 4], hex[*c & 15] };
+
+			/* JSON needs the backslash itself escaped */
+			if (mode == ESC_JSON)
+				put(o, e, 5);
+			else
+				put(o, e + 1, 4);
+		} else if (mode == ESC_JSON && n > 1) {
+			put(o, (const char *)c, n);
+			i += n;
+			continue;
 		} else {
-			put(o, (const char *)&c, 1);
+			put(o, (const char *)c, 1);
 		}
+		i++;
 	}
 }
 
@@ -179,7 +210,7 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 		puts_(&o, "libcontain: denied ");
 		puts_(&o, op);
 		puts_(&o, " \"");
-		putpath(&o, path ? path : "(null)", 0, 1024);
+		putpath(&o, path ? path : "(null)", ESC_LINE, 1024);
 		puts_(&o, "\": ");
 		puts_(&o, ct_reason_text(v->reason));
 		if (v->reason == CT_UNVERIFIABLE && v->detail) {
@@ -202,11 +233,11 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 		puts_(&o, "{\"op\":\"");
 		puts_(&o, op);
 		puts_(&o, "\",\"path\":\"");
-		putpath(&o, path ? path : "", 1, 700);
+		putpath(&o, path ? path : "", ESC_JSON, 700);
 		puts_(&o, "\",\"resolved\":");
 		if (v->resolved[0]) {
 			puts_(&o, "\"");
-			putpath(&o, v->resolved, 1, 500);
+			putpath(&o, v->resolved, ESC_JSON, 500);
 			puts_(&o, "\"");
 		} else {
 			puts_(&o, "null");
@@ -222,7 +253,7 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 		puts_(&o, ",\"pid\":");
 		putnum(&o, (long)sys_getpid());
 		puts_(&o, ",\"exe\":\"");
-		putpath(&o, exe, 1, 400);
+		putpath(&o, exe, ESC_JSON, 400);
 		puts_(&o, "\"}");
 		if (o.len >= o.cap)
 			o.len = o.cap;
@@ -241,7 +272,7 @@ void ct_config_error(const char *msg)
 	struct out o = { buf, 0, sizeof(buf) - 1 };
 
 	puts_(&o, "libcontain: ");
-	putpath(&o, msg, 0, 1000);
+	putpath(&o, msg, ESC_TEXT, 1000);
 	puts_(&o, "; refusing to run uncontained");
 	buf[o.len++] = '\n';
 	sys_write(2, buf, o.len);

@@ -636,8 +636,15 @@ static int walk(struct walk *w)
 					return finish_self(w);
 				continue;
 			}
+			/* report the whole lexical path, pending components included */
 			w->lexlen = newlen;
-			return deny(w, CT_OUTSIDE, NULL, NULL, 0);
+			{
+				const char *r = w->rest;
+
+				while (*r == '/')
+					r++;
+				return deny(w, CT_OUTSIDE, NULL, r, strlen(r));
+			}
 		}
 
 		if (t >= 0 && p->trees[t].kind == CT_TREE_FILE) {
@@ -866,10 +873,67 @@ out:
 	return fd;
 }
 
+/* Does rel climb above where it starts (lexically, by `..`)? */
+static int climbs_out(const char *rel)
+{
+	long depth = 0;
+
+	while (*rel) {
+		const char *e = rel;
+
+		while (*e && *e != '/')
+			e++;
+		if (e - rel == 2 && rel[0] == '.' && rel[1] == '.') {
+			if (--depth < 0)
+				return 1;
+		} else if (e - rel && !(e - rel == 1 && rel[0] == '.')) {
+			depth++;
+		}
+		while (*e == '/')
+			e++;
+		rel = e;
+	}
+	return 0;
+}
+
+int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
+		   const char **rel, int *tree)
+{
+	int t;
+
+	*rel = path;
+	if (ct_no_openat2)
+		return -1;
+
+	if (path[0] == '/') {
+		t = ct_tree_for(p, path, strlen(path), 0);
+		if (t < 0 || p->trees[t].kind != CT_TREE_DIR || !p->trees[t].fast)
+			return -1;
+		*rel = path + p->trees[t].len;
+		while (**rel == '/')
+			(*rel)++;
+		if (!**rel)
+			*rel = ".";
+		dirfd = p->trees[t].fd;
+	} else {
+		t = ct_anchor_tree(p, dirfd);
+		if (t < 0)
+			return -1;
+	}
+	if ((p->trees[t].acc & need) != need)
+		return -1;
+	/* a path that climbs out lexically is decided by the walk, which makes
+	 * no system call on what lies outside (not even a refused openat2) */
+	if (climbs_out(*rel))
+		return -1;
+	*tree = t;
+	return dirfd;
+}
+
 int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
 {
-	const char *path = rq->path;
-	int fd, saved = errno;
+	const char *path = rq->path, *rel;
+	int fd, saved = errno, dirfd, t = -1;
 
 	v->reason = CT_OK;
 	v->tree = -1;
@@ -878,44 +942,24 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */
 		return sys_openat(rq->dirfd, path, rq->flags, rq->mode);
 
-	if (!ct_no_openat2) {
-		int t = -1, dirfd = -1;
-		const char *rel = path;
+	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t);
+	if (dirfd != -1) {
+		int tries;
 
-		if (path[0] == '/') {
-			t = ct_tree_for(p, path, strlen(path), 0);
-			if (t >= 0 && p->trees[t].kind == CT_TREE_DIR && p->trees[t].fast) {
-				dirfd = p->trees[t].fd;
-				rel = path + p->trees[t].len;
-				while (*rel == '/')
-					rel++;
-				if (!*rel)
-					rel = ".";
-			} else {
-				t = -1;
+		for (tries = 0; tries < 3; tries++) {
+			fd = open_beneath(dirfd, rel, rq);
+			if (fd >= 0) {
+				v->tree = t;
+				errno = saved;
+				return fd;
 			}
-		} else {
-			t = ct_anchor_tree(p, rq->dirfd);
-			dirfd = rq->dirfd;
+			if (errno != EAGAIN)
+				break;
 		}
-		if (t >= 0 && (p->trees[t].acc & rq->need) == rq->need) {
-			int tries;
-
-			for (tries = 0; tries < 3; tries++) {
-				fd = open_beneath(dirfd, rel, rq);
-				if (fd >= 0) {
-					v->tree = t;
-					errno = saved;
-					return fd;
-				}
-				if (errno != EAGAIN)
-					break;
-			}
-			if (errno == ENOSYS)
-				ct_no_openat2 = 1;
-			else if (errno != EXDEV && errno != ELOOP && errno != EAGAIN)
-				return -1;	/* the kernel's answer inside the tree */
-		}
+		if (errno == ENOSYS)
+			ct_no_openat2 = 1;
+		else if (errno != EXDEV && errno != ELOOP && errno != EAGAIN)
+			return -1;	/* the kernel's answer inside the tree */
 	}
 	fd = walk_from(p, rq, v);
 	if (fd >= 0)

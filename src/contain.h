@@ -20,16 +20,26 @@
 enum { CT_R = 1, CT_W = 2, CT_X = 4 };
 
 enum ct_tree_kind {
-	CT_TREE_DIR,	/* a directory tree, fd is an O_PATH fd on it */
-	CT_TREE_FILE,	/* a single file, fd is an O_PATH fd on its parent */
+	CT_TREE_DIR,	/* a directory tree; its fd is an O_PATH fd on it */
+	CT_TREE_FILE,	/* a single file; its fd is an O_PATH fd on its parent */
 	CT_TREE_PROC,	/* /proc/<the calling process>, found at call time */
+};
+
+/*
+ * A tree's fd, opened on first use and checked on every use: a program may
+ * close any fd (Python's subprocess closes all of them before exec), and the
+ * number may then name something else. Seqlock-protected, lock-free.
+ */
+struct ct_slot {
+	unsigned seq;		/* odd while written */
+	int fd;			/* -1 until opened */
+	unsigned long long dev, ino;	/* identity of what fd must be */
 };
 
 struct ct_tree {
 	const char *path;	/* real path, no trailing slash; "" is "/" */
 	size_t len;
-	int fd;
-	const char *name;	/* CT_TREE_FILE: the file's name in fd */
+	const char *name;	/* CT_TREE_FILE: the file's name in its parent */
 	unsigned acc;		/* CT_R | CT_W | CT_X */
 	unsigned char kind;
 	unsigned char fast;	/* no nested tree or deny entry below it */
@@ -55,10 +65,9 @@ struct ct_policy {
 	struct ct_str deny[CT_MAX_DENY];
 	struct ct_alias alias[CT_MAX_ALIAS];
 	const char *env[CT_MAX_ENV];	/* "NAME=value" put back into every exec */
-	int proc_fd;		/* O_PATH on /proc, or -1 */
+	struct ct_slot *slots;	/* writable, one per tree (not in the RO mapping) */
 	int log_mode;
 	const char *log_path;
-	int log_fd;
 	const char *tmpdir;
 	const char *preload;	/* LD_PRELOAD value children get */
 	/* string arena (the policy and its strings are one mapping) */
@@ -70,14 +79,26 @@ struct ct_policy {
 struct ct_env {
 	const char *root, *read, *write, *deny, *log, *tmpdir, *optout;
 	const char *preload;	/* LD_PRELOAD as loaded */
+	const char *serialized;	/* CONTAIN_POLICY: a parent's resolved policy */
 	const char *self_path;	/* this library's path as the loader found it */
 	int create_tmpdir;	/* allowed to create a private TMPDIR */
 	int no_defaults;	/* unit tests: no default read-only set */
 };
 
-/* Build the policy. 0 on success; -1 with a one-line reason in err. */
+/*
+ * Build the policy. 0 on success; -1 with a one-line reason in err. A
+ * CONTAIN_POLICY that matches the other variables is taken as it is (no
+ * system call); otherwise every tree is opened and resolved.
+ */
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen);
+
+/*
+ * The fd of tree i (see struct ct_slot). *owned: the caller must close it
+ * (the slot was being written by another thread). -1 when the tree cannot be
+ * opened.
+ */
+int ct_tree_fd(const struct ct_policy *p, int i, int *owned);
 
 /* ---- lexical helpers (pure) ---- */
 
@@ -133,11 +154,11 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 /*
  * Where the kernel can contain path by itself: the fd to resolve it from with
  * RESOLVE_BENEATH (a fast tree's fd, or dirfd when it lies in one) and the
- * path relative to it in *rel; *tree the tree. -1 (and *tree untouched) when
- * the walk is needed. Note AT_FDCWD is a valid answer.
+ * path relative to it in *rel; *tree the tree; *owned: close the fd after.
+ * -1 (and *tree untouched) when the walk is needed. AT_FDCWD is a valid answer.
  */
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
-		   const char **rel, int *tree);
+		   const char **rel, int *tree, int *owned);
 
 /* The tree holding directory fd (AT_FDCWD: the cwd) if it is a fast tree, else -1. */
 int ct_anchor_tree(const struct ct_policy *p, int dirfd);

@@ -140,6 +140,40 @@ static void env_drop(const char *prefix)
 		environ[k] = NULL;
 }
 
+/*
+ * Could dir lie in a tree? Lexically, through at most one alias at its top
+ * (/bin -> usr/bin): no system call, this runs in every process at load.
+ */
+static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
+{
+	char buf[4096];
+	int i;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (ct_tree_for(p, dir, n, 0) >= 0)
+		return 1;
+	for (i = 0; i < p->nalias; i++) {
+		const struct ct_alias *a = &p->alias[i];
+		size_t dl = a->len;
+		int k;
+
+		if (!ct_path_under(dir, n, a->from, a->len))
+			continue;
+		if (a->to[0] == '/')
+			k = snprintf(buf, sizeof(buf), "%s%.*s", a->to, (int)(n - a->len), dir + a->len);
+		else {
+			while (dl && a->from[dl - 1] != '/')
+				dl--;
+			k = snprintf(buf, sizeof(buf), "%.*s%s%.*s", (int)dl, a->from, a->to,
+				     (int)(n - a->len), dir + a->len);
+		}
+		if (k > 0 && (size_t)k < sizeof(buf) && ct_tree_for(p, buf, (size_t)k, 0) >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* PATH without the entries outside the trees, or NULL when unchanged. */
 static char *filter_path(const struct ct_policy *p, const char *path)
 {
@@ -162,16 +196,8 @@ static char *filter_path(const struct ct_policy *p, const char *path)
 
 		memcpy(dir, s, n);
 		dir[n] = 0;
-		if (n && dir[0] == '/') {
-			struct ct_req rq = { AT_FDCWD, dir, O_PATH | O_CLOEXEC, 0, CT_X, 1 };
-			struct ct_verdict v;
-			int fd = ct_open(p, &rq, &v);
-
-			if (fd >= 0)
-				sys_close(fd);
-			else if (v.reason != CT_OK)
-				keepit = 0;
-		}
+		if (n && dir[0] == '/' && !maybe_inside(p, dir, n))
+			keepit = 0;
 		if (keepit) {
 			if (k > 5)
 				keep[k++] = ':';
@@ -435,11 +461,12 @@ fail:
 /* Real path of a checked fd (for scripts, whose interpreter opens them). */
 static int fd_path(const struct ct_policy *p, int fd, char *buf, size_t len)
 {
-	char name[32];
+	char name[40];
 	ssize_t n;
 
-	snprintf(name, sizeof(name), "self/fd/%d", fd);
-	n = p->proc_fd >= 0 ? sys_readlinkat(p->proc_fd, name, buf, len - 1) : -1;
+	(void)p;
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	n = sys_readlinkat(AT_FDCWD, name, buf, len - 1);
 	if (n <= 0 || (size_t)n >= len - 1)
 		return -1;
 	buf[n] = 0;

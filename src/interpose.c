@@ -39,7 +39,7 @@ static void load_policy(void)
 	size_t len;
 	struct ct_policy *p;
 	const char *vars[] = { "CONTAIN_ROOT", "CONTAIN_READ", "CONTAIN_WRITE", "CONTAIN_DENY",
-			       "CONTAIN_LOG", "CONTAIN_TMPDIR", "LD_PRELOAD" };
+			       "CONTAIN_LOG", "CONTAIN_TMPDIR", "LD_PRELOAD", "CONTAIN_POLICY" };
 	size_t i;
 
 	memset(&e, 0, sizeof(e));
@@ -51,6 +51,7 @@ static void load_policy(void)
 	e.tmpdir = getenv("CONTAIN_TMPDIR");
 	e.optout = getenv("CONTAIN_OPTOUT");
 	e.preload = getenv("LD_PRELOAD");
+	e.serialized = getenv("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
 	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0])
 		e.self_path = info.dli_fname;
@@ -73,8 +74,6 @@ static void load_policy(void)
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	if (p->active)
-		ct_report_init(p);
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }
@@ -405,14 +404,23 @@ static int stat_one_name(const struct ct_policy *p, int dirfd, const char *path,
 			 struct stat *st, int atflags, int *r)
 {
 	const char *rel;
-	int t, anchor, saved = errno;
+	int t, anchor, owned, saved = errno, e;
 
 	if (!path || !*path)
 		return 0;
-	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t);
-	if (anchor == -1 || strchr(rel, '/') || (rel[0] == '.' && rel[1] == '.' && !rel[2]))
+	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned);
+	if (anchor == -1)
 		return 0;
+	if (strchr(rel, '/') || (rel[0] == '.' && rel[1] == '.' && !rel[2])) {
+		if (owned)
+			sys_close(anchor);
+		return 0;
+	}
 	*r = sys_fstatat(anchor, rel, st, AT_SYMLINK_NOFOLLOW | (atflags & AT_NO_AUTOMOUNT));
+	e = errno;
+	if (owned)
+		sys_close(anchor);
+	errno = e;
 	if (*r == 0 && S_ISLNK(st->st_mode) && !(atflags & AT_SYMLINK_NOFOLLOW)) {
 		errno = saved;
 		return 0;

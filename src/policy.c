@@ -66,15 +66,13 @@ static const char *errno_text(int e)
 }
 
 /* Real path of an O_PATH fd, through /proc/self/fd. Length, or -1. */
-static long fd_realpath(const struct ct_policy *p, int fd, char *buf, size_t len)
+static long fd_realpath(int fd, char *buf, size_t len)
 {
-	char name[32];
+	char name[40];
 	long n;
 
-	if (p->proc_fd < 0)
-		return -1;
-	snprintf(name, sizeof(name), "self/fd/%d", fd);
-	n = sys_readlinkat(p->proc_fd, name, buf, len - 1);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	n = sys_readlinkat(AT_FDCWD, name, buf, len - 1);
 	if (n <= 0 || (size_t)n >= len - 1 || buf[0] != '/')
 		return -1;
 	if (n == 1)
@@ -167,7 +165,7 @@ static int add_tree(struct builder *b, const char *var, const char *path, size_t
 		return fail(b, var, given, errno_text(errno));
 	}
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0 ||
-	    (n = fd_realpath(p, fd, real, sizeof(real))) < 0) {
+	    (n = fd_realpath(fd, real, sizeof(real))) < 0) {
 		sys_close(fd);
 		return fail(b, var, given, "its real path cannot be found (is /proc mounted?)");
 	}
@@ -216,24 +214,16 @@ static int add_tree(struct builder *b, const char *var, const char *path, size_t
 		sys_close(fd);
 		return fail(b, var, given, "policy too large");
 	}
+
+	/* the fd is opened again on first use (ct_tree_fd) */
+	sys_close(fd);
 	if (S_ISDIR(st.st_mode)) {
 		t->kind = CT_TREE_DIR;
-		t->fd = fd;
 	} else {
-		/* a single file: keep its parent and name, never the parent's
-		 * other entries */
-		const char *slash = strrchr(t->path, '/');
-		char parent[4096];
-		size_t dl = (size_t)(slash - t->path);
-
-		sys_close(fd);
-		memcpy(parent, t->path, dl);
-		parent[dl] = 0;
+		/* a single file: reached through its parent, never the
+		 * parent's other entries */
 		t->kind = CT_TREE_FILE;
-		t->name = slash + 1;
-		t->fd = sys_openat(AT_FDCWD, dl ? parent : "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-		if (t->fd < 0)
-			return required ? fail(b, var, given, errno_text(errno)) : 0;
+		t->name = strrchr(t->path, '/') + 1;
 	}
 	p->ntrees++;
 	return 0;
@@ -276,7 +266,7 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 	/* the real path where it exists, else the real parent + name */
 	fd = sys_openat(AT_FDCWD, given, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd >= 0) {
-		rl = fd_realpath(p, fd, real, sizeof(real));
+		rl = fd_realpath(fd, real, sizeof(real));
 		sys_close(fd);
 	} else {
 		char *slash = strrchr(given, '/');
@@ -286,7 +276,7 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 			fd = sys_openat(AT_FDCWD, given, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
 			*slash = '/';
 			if (fd >= 0) {
-				rl = fd_realpath(p, fd, real, sizeof(real) - strlen(slash) - 1);
+				rl = fd_realpath(fd, real, sizeof(real) - strlen(slash) - 1);
 				sys_close(fd);
 				if (rl >= 0) {
 					memcpy(real + rl, slash, strlen(slash) + 1);
@@ -433,6 +423,273 @@ static const struct {
 	{ "/dev/stderr", "/proc/self/fd/2" },
 };
 
+/* Fast flags: a directory tree with no other tree or deny entry below it. */
+static void mark_fast(struct ct_policy *p)
+{
+	int k, j;
+
+	for (k = 0; k < p->ntrees; k++) {
+		struct ct_tree *t = &p->trees[k];
+
+		t->fast = 0;
+		if (t->kind != CT_TREE_DIR || t->len == 0)	/* "/" holds /proc */
+			continue;
+		t->fast = 1;
+		for (j = 0; j < p->ntrees; j++)
+			if (j != k && p->trees[j].kind != CT_TREE_PROC &&
+			    p->trees[j].len > t->len &&
+			    ct_path_under(p->trees[j].path, p->trees[j].len, t->path, t->len))
+				t->fast = 0;
+		for (j = 0; j < p->ndeny; j++)
+			if (ct_path_under(p->deny[j].s, p->deny[j].len, t->path, t->len))
+				t->fast = 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* CONTAIN_POLICY: the resolved policy handed to children              */
+
+/*
+ * The first process resolves every tree (about 300 system calls); its
+ * children take the result from CONTAIN_POLICY and make none. The record is
+ * used only when its checksum matches the CONTAIN_* values the child sees
+ * (the exec wrappers always give both from the same snapshot).
+ * Format: "1:" HEX16 then records, each a tag and length-prefixed fields:
+ *   T<acc><kind><len>:<path>   a tree (kind d, f or p)
+ *   A<len>:<from><len>:<to>    an alias
+ *   D<len>:<path>              a deny entry
+ *   M<len>:<path>              the private temp dir
+ */
+static unsigned long long fnv(unsigned long long h, const char *s)
+{
+	if (!s)
+		return (h ^ 0xffu) * 1099511628211ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ 0x1eu) * 1099511628211ULL;
+}
+
+static unsigned long long policy_sum(const char *root, const char *read, const char *write,
+				     const char *deny, const char *log, const char *tmpdir)
+{
+	unsigned long long h = 1469598103934665603ULL;
+
+	h = fnv(h, root);
+	h = fnv(h, read);
+	h = fnv(h, write);
+	h = fnv(h, deny);
+	h = fnv(h, log);
+	return fnv(h, tmpdir);
+}
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	int bad;
+};
+
+static void sput(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n >= b->cap) {
+		b->bad = 1;
+		return;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void sfield(struct sbuf *b, const char *s, size_t n)
+{
+	char num[24];
+	int k = snprintf(num, sizeof(num), "%zu:", n);
+
+	sput(b, num, (size_t)k);
+	sput(b, s, n);
+}
+
+static int serialize(struct builder *bd, unsigned long long sum)
+{
+	struct ct_policy *p = bd->p;
+	struct sbuf b;
+	char head[40];
+	int i, k;
+
+	b.cap = p->arena_len - p->arena_used;
+	b.s = p->arena + p->arena_used;
+	b.len = 0;
+	b.bad = 0;
+	sput(&b, "CONTAIN_POLICY=", 15);
+	k = snprintf(head, sizeof(head), "1:%016llx", sum);
+	sput(&b, head, (size_t)k);
+	for (i = 0; i < p->ntrees; i++) {
+		const struct ct_tree *t = &p->trees[i];
+		char tag[4] = { 'T', (char)('0' + t->acc),
+				t->kind == CT_TREE_DIR ? 'd' : t->kind == CT_TREE_FILE ? 'f' : 'p', 0 };
+
+		sput(&b, tag, 3);
+		sfield(&b, t->path, t->kind == CT_TREE_PROC ? 0 : t->len);
+	}
+	for (i = 0; i < p->nalias; i++) {
+		sput(&b, "A", 1);
+		sfield(&b, p->alias[i].from, p->alias[i].len);
+		sfield(&b, p->alias[i].to, strlen(p->alias[i].to));
+	}
+	for (i = 0; i < p->ndeny; i++) {
+		sput(&b, "D", 1);
+		sfield(&b, p->deny[i].s, p->deny[i].len);
+	}
+	if (p->tmpdir) {
+		sput(&b, "M", 1);
+		sfield(&b, p->tmpdir, strlen(p->tmpdir));
+	}
+	if (b.bad || p->nenv >= CT_MAX_ENV)
+		return fail(bd, "CONTAIN_POLICY", "", "policy too large");
+	p->env[p->nenv++] = b.s;
+	p->arena_used += b.len + 1;
+	return 0;
+}
+
+/* Read one length-prefixed field into the arena. */
+static const char *pfield(struct ct_policy *p, const char **s, size_t *len)
+{
+	char *end;
+	unsigned long n = strtoul(*s, &end, 10);
+	const char *v;
+
+	if (end == *s || *end != ':' || n >= 4096 || strnlen(end + 1, n) < n)
+		return NULL;
+	v = arena_strndup(p, end + 1, n);
+	*s = end + 1 + n;
+	*len = n;
+	return v;
+}
+
+/* Take a parent's resolved policy. 0, or -1 when it does not parse. */
+static int parse_policy(struct ct_policy *p, const char *s, unsigned long long sum)
+{
+	char want[24];
+	size_t n;
+
+	snprintf(want, sizeof(want), "1:%016llx", sum);
+	if (strncmp(s, want, 18) != 0)
+		return -1;
+	s += 18;
+	while (*s) {
+		char tag = *s++;
+
+		if (tag == 'T') {
+			struct ct_tree *t;
+			char kind;
+
+			if (p->ntrees >= CT_MAX_TREES || s[0] < '0' || s[0] > '7' || !s[1])
+				return -1;
+			t = &p->trees[p->ntrees];
+			memset(t, 0, sizeof(*t));
+			t->acc = (unsigned)(s[0] - '0');
+			kind = s[1];
+			s += 2;
+			t->kind = kind == 'd' ? CT_TREE_DIR : kind == 'f' ? CT_TREE_FILE : CT_TREE_PROC;
+			if (kind != 'd' && kind != 'f' && kind != 'p')
+				return -1;
+			if (!(t->path = pfield(p, &s, &n)))
+				return -1;
+			t->len = kind == 'p' ? 0 : n;
+			if (kind == 'p')
+				t->path = "/proc/self";
+			if (kind == 'f') {
+				const char *slash = strrchr(t->path, '/');
+
+				if (!slash)
+					return -1;
+				t->name = slash + 1;
+			}
+			p->ntrees++;
+		} else if (tag == 'A') {
+			struct ct_alias *a;
+
+			if (p->nalias >= CT_MAX_ALIAS)
+				return -1;
+			a = &p->alias[p->nalias];
+			if (!(a->from = pfield(p, &s, &a->len)) || !(a->to = pfield(p, &s, &n)))
+				return -1;
+			p->nalias++;
+		} else if (tag == 'D') {
+			if (p->ndeny >= CT_MAX_DENY)
+				return -1;
+			if (!(p->deny[p->ndeny].s = pfield(p, &s, &p->deny[p->ndeny].len)))
+				return -1;
+			p->ndeny++;
+		} else if (tag == 'M') {
+			if (!(p->tmpdir = pfield(p, &s, &n)))
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	return p->ntrees > 0 ? 0 : -1;
+}
+
+static struct ct_slot slot_storage[CT_MAX_TREES];
+
+static int snapshot_env(struct builder *b, const struct ct_env *e, const char *root)
+{
+	struct ct_policy *p = b->p;
+	char buf[4096];
+
+	if (e->self_path) {
+		const char *pre = e->preload;
+
+		if (pre && *pre && preload_has(pre, e->self_path)) {
+			if (add_env(b, "LD_PRELOAD", pre) < 0)
+				return -1;
+		} else {
+			snprintf(buf, sizeof(buf), "%s%s%s", e->self_path, pre && *pre ? ":" : "",
+				 pre ? pre : "");
+			if (add_env(b, "LD_PRELOAD", buf) < 0)
+				return -1;
+		}
+		p->preload = p->env[p->nenv - 1] + strlen("LD_PRELOAD=");
+	}
+	if (add_env(b, "CONTAIN_ROOT", root) < 0)
+		return -1;
+	if ((e->read && add_env(b, "CONTAIN_READ", e->read) < 0) ||
+	    (e->write && add_env(b, "CONTAIN_WRITE", e->write) < 0) ||
+	    (e->deny && add_env(b, "CONTAIN_DENY", e->deny) < 0) ||
+	    (e->log && add_env(b, "CONTAIN_LOG", e->log) < 0))
+		return -1;
+	if (p->tmpdir && (add_env(b, "CONTAIN_TMPDIR", p->tmpdir) < 0 ||
+			  add_env(b, "TMPDIR", p->tmpdir) < 0))
+		return -1;
+	return 0;
+}
+
+/* CONTAIN_LOG: "off", or an absolute file (opened to check it, if asked). */
+static int setup_log(struct builder *b, const struct ct_env *e, int check)
+{
+	struct ct_policy *p = b->p;
+
+	p->log_mode = CT_LOG_STDERR;
+	if (!e->log || !*e->log)
+		return 0;
+	if (strcmp(e->log, "off") == 0) {
+		p->log_mode = CT_LOG_OFF;
+		return 0;
+	}
+	if (e->log[0] != '/')
+		return fail(b, "CONTAIN_LOG", e->log, "not an absolute path (or \"off\")");
+	if (check) {
+		int fd = sys_openat(AT_FDCWD, e->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+
+		if (fd < 0)
+			return fail(b, "CONTAIN_LOG", e->log, errno_text(errno));
+		sys_close(fd);
+	}
+	p->log_mode = CT_LOG_FILE;
+	p->log_path = arena_strndup(p, e->log, strlen(e->log));
+	return p->log_path ? 0 : fail(b, "CONTAIN_LOG", e->log, "policy too large");
+}
+
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen)
 {
@@ -445,8 +702,12 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	memset(p, 0, sizeof(*p));
 	p->arena = (char *)(p + 1);
 	p->arena_len = mapping_len > sizeof(*p) ? mapping_len - sizeof(*p) : 0;
-	p->proc_fd = -1;
-	p->log_fd = -1;
+	p->slots = slot_storage;
+	for (k = 0; k < CT_MAX_TREES; k++) {
+		slot_storage[k].seq = 0;
+		slot_storage[k].fd = -1;
+		slot_storage[k].dev = slot_storage[k].ino = 0;
+	}
 	err[0] = 0;
 
 	if (!e->root) {
@@ -455,8 +716,25 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 		return fail(&b, "CONTAIN_ROOT", "", "not set (set CONTAIN_OPTOUT=1 to run uncontained on purpose)");
 	}
 	p->active = 1;
-	p->proc_fd = sys_openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-	if (p->proc_fd < 0)
+
+	/* a child of a contained process: take the parent's resolved policy */
+	if (e->serialized &&
+	    parse_policy(p, e->serialized, policy_sum(e->root, e->read, e->write, e->deny,
+						      e->log, e->tmpdir)) == 0) {
+		mark_fast(p);
+		if (setup_log(&b, e, 0) < 0 || snapshot_env(&b, e, e->root) < 0)
+			return -1;
+		if (add_env(&b, "CONTAIN_POLICY", e->serialized) < 0)
+			return -1;
+		return 0;
+	}
+	memset(p, 0, sizeof(*p));
+	p->arena = (char *)(p + 1);
+	p->arena_len = mapping_len > sizeof(*p) ? mapping_len - sizeof(*p) : 0;
+	p->slots = slot_storage;
+	p->active = 1;
+
+	if (sys_readlinkat(AT_FDCWD, "/proc/self/exe", buf, sizeof(buf)) < 0)
 		return fail(&b, "CONTAIN_ROOT", e->root, "/proc is not mounted");
 
 	if (add_tree(&b, "CONTAIN_ROOT", e->root, strlen(e->root), CT_R | CT_W | CT_X, 1) < 0)
@@ -466,8 +744,7 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	    add_list(&b, "CONTAIN_READ", e->read, CT_R | CT_X) < 0)
 		return -1;
 
-	/* a private temp dir: CONTAIN_TMPDIR, a TMPDIR already inside a
-	 * writable tree, or a new one */
+	/* a private temp dir: CONTAIN_TMPDIR, or a new one */
 	if (e->tmpdir && *e->tmpdir) {
 		if (add_tree(&b, "CONTAIN_TMPDIR", e->tmpdir, strlen(e->tmpdir), CT_R | CT_W | CT_X, 1) < 0)
 			return -1;
@@ -490,7 +767,6 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 			return fail(&b, "CONTAIN_READ", "", "too many trees");
 		p->trees[p->ntrees].path = "/proc/self";
 		p->trees[p->ntrees].len = 0;
-		p->trees[p->ntrees].fd = -1;
 		p->trees[p->ntrees].acc = CT_R;
 		p->trees[p->ntrees].kind = CT_TREE_PROC;
 		p->ntrees++;
@@ -521,75 +797,18 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 		}
 	}
 
-	/* CONTAIN_LOG */
-	p->log_mode = CT_LOG_STDERR;
-	if (e->log && *e->log) {
-		if (strcmp(e->log, "off") == 0) {
-			p->log_mode = CT_LOG_OFF;
-		} else if (e->log[0] != '/') {
-			return fail(&b, "CONTAIN_LOG", e->log, "not an absolute path (or \"off\")");
-		} else {
-			int fd = sys_openat(AT_FDCWD, e->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-
-			if (fd < 0)
-				return fail(&b, "CONTAIN_LOG", e->log, errno_text(errno));
-			p->log_mode = CT_LOG_FILE;
-			p->log_fd = fd;
-			p->log_path = arena_strndup(p, e->log, strlen(e->log));
-			if (!p->log_path)
-				return fail(&b, "CONTAIN_LOG", e->log, "policy too large");
-			/* the program may not open or truncate its own log */
-			if (add_deny(&b, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
-				return -1;
-		}
-	}
+	if (setup_log(&b, e, 1) < 0)
+		return -1;
+	/* the program may not open or truncate its own log */
+	if (p->log_mode == CT_LOG_FILE && add_deny(&b, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
+		return -1;
 
 	/* longest first: the first match is the innermost tree */
 	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
-	for (k = 0; k < p->ntrees; k++) {
-		struct ct_tree *t = &p->trees[k];
-		int j;
+	mark_fast(p);
 
-		if (t->kind != CT_TREE_DIR)
-			continue;
-		t->fast = 1;
-		for (j = 0; j < p->ntrees; j++)
-			if (j != k && p->trees[j].kind != CT_TREE_PROC &&
-			    p->trees[j].len > t->len &&
-			    ct_path_under(p->trees[j].path, p->trees[j].len, t->path, t->len))
-				t->fast = 0;
-		for (j = 0; j < p->ndeny; j++)
-			if (ct_path_under(p->deny[j].s, p->deny[j].len, t->path, t->len))
-				t->fast = 0;
-		/* "/" holds /proc: its magic links need the walk */
-		if (t->len == 0)
-			t->fast = 0;
-	}
-
-	/* the environment every child gets back */
-	if (e->self_path) {
-		const char *pre = e->preload;
-
-		if (pre && *pre && preload_has(pre, e->self_path)) {
-			if (add_env(&b, "LD_PRELOAD", pre) < 0)
-				return -1;
-		} else {
-			snprintf(buf, sizeof(buf), "%s%s%s", e->self_path, pre && *pre ? ":" : "",
-				 pre ? pre : "");
-			if (add_env(&b, "LD_PRELOAD", buf) < 0)
-				return -1;
-		}
-		p->preload = p->env[p->nenv - 1] + strlen("LD_PRELOAD=");
-	}
-	if (add_env(&b, "CONTAIN_ROOT", root[0] ? root : "/") < 0)
+	if (snapshot_env(&b, e, root[0] ? root : "/") < 0)
 		return -1;
-	if ((e->read && add_env(&b, "CONTAIN_READ", e->read) < 0) ||
-	    (e->write && add_env(&b, "CONTAIN_WRITE", e->write) < 0) ||
-	    (e->deny && add_env(&b, "CONTAIN_DENY", e->deny) < 0) ||
-	    (e->log && add_env(&b, "CONTAIN_LOG", e->log) < 0))
-		return -1;
-	if (p->tmpdir && (add_env(&b, "CONTAIN_TMPDIR", p->tmpdir) < 0 ||
-			  add_env(&b, "TMPDIR", p->tmpdir) < 0))
-		return -1;
-	return 0;
+	return serialize(&b, policy_sum(root[0] ? root : "/", e->read, e->write, e->deny, e->log,
+					p->tmpdir));
 }

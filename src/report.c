@@ -126,24 +126,6 @@ static void putpath(struct out *o, const char *s, int mode, size_t max)
 static int log_fd = -1;
 static unsigned long long log_dev, log_ino;
 
-void ct_report_init(const struct ct_policy *p)
-{
-	struct stat st;
-
-	if (p->log_mode != CT_LOG_FILE)
-		return;
-	/* keep the log out of the low fds programs close and reuse */
-	log_fd = (int)syscall(SYS_fcntl, p->log_fd, F_DUPFD_CLOEXEC, 200);
-	if (log_fd < 0)
-		log_fd = p->log_fd;
-	else
-		sys_close(p->log_fd);
-	if (sys_fstatat(log_fd, "", &st, AT_EMPTY_PATH) == 0) {
-		log_dev = st.st_dev;
-		log_ino = st.st_ino;
-	}
-}
-
 static int current_log_fd(const struct ct_policy *p)
 {
 	struct stat st;
@@ -152,7 +134,17 @@ static int current_log_fd(const struct ct_policy *p)
 	if (fd >= 0 && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
 	    st.st_dev == log_dev && st.st_ino == log_ino)
 		return fd;
+	/* opened on the first denial, reopened if the program closed it */
 	fd = sys_openat(AT_FDCWD, p->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0 && fd < 200) {
+		/* keep the log out of the low fds programs close and reuse */
+		int high = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 200);
+
+		if (high >= 0) {
+			sys_close(fd);
+			fd = high;
+		}
+	}
 	if (fd >= 0 && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0) {
 		log_dev = st.st_dev;
 		log_ino = st.st_ino;
@@ -227,8 +219,7 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 		ssize_t n = -1;
 		int fd;
 
-		if (p->proc_fd >= 0)
-			n = sys_readlinkat(p->proc_fd, "self/exe", exe, sizeof(exe) - 1);
+		n = sys_readlinkat(AT_FDCWD, "/proc/self/exe", exe, sizeof(exe) - 1);
 		exe[n > 0 ? n : 0] = 0;
 		puts_(&o, "{\"op\":\"");
 		puts_(&o, op);

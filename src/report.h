@@ -4,7 +4,6 @@
 
 #include "contain.h"
 
-void ct_report_init(const struct ct_policy *p);
 /* Report a denial; errno is preserved. */
 void ct_report(const struct ct_policy *p, const char *op, const char *path,
 	       const struct ct_verdict *v);

@@ -214,6 +214,77 @@ static int open_beneath(int dirfd, const char *rel, const struct ct_req *rq)
 }
 
 /* ------------------------------------------------------------------ */
+/* tree fds                                                             */
+
+/* Open tree t's directory (a file tree: its parent) by its real path,
+ * refusing symlinks: the path was real when the policy was made. */
+static int open_tree(const struct ct_tree *t)
+{
+	char parent[4096];
+	const char *path = t->len ? t->path : "/";
+	struct open_how how;
+	int fd;
+
+	if (t->kind == CT_TREE_FILE) {
+		size_t dl = (size_t)(t->name - 1 - t->path);
+
+		if (dl >= sizeof(parent))
+			return -1;
+		memcpy(parent, t->path, dl);
+		parent[dl] = 0;
+		path = dl ? parent : "/";
+	}
+	make_how(&how, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, RESOLVE_NO_SYMLINKS);
+	fd = ct_no_openat2 ? -1 : sys_openat2(AT_FDCWD, path, &how);
+	if (fd < 0 && (ct_no_openat2 || errno == ENOSYS))
+		fd = sys_openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+	return fd;
+}
+
+int ct_tree_fd(const struct ct_policy *p, int i, int *owned)
+{
+	struct ct_slot *s = &p->slots[i];
+	unsigned seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), want;
+	unsigned long long dev, ino;
+	struct stat st;
+	int fd, nfd, saved = errno;
+
+	*owned = 0;
+	if (!(seq & 1)) {
+		fd = __atomic_load_n(&s->fd, __ATOMIC_RELAXED);
+		dev = __atomic_load_n(&s->dev, __ATOMIC_RELAXED);
+		ino = __atomic_load_n(&s->ino, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* still ours? the program may have closed it, the number reused */
+		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq && fd >= 0 &&
+		    sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && S_ISDIR(st.st_mode) &&
+		    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino) {
+			errno = saved;
+			return fd;
+		}
+	}
+	nfd = open_tree(&p->trees[i]);
+	if (nfd < 0 || sys_fstatat(nfd, "", &st, AT_EMPTY_PATH) < 0) {
+		if (nfd >= 0)
+			sys_close(nfd);
+		return -1;
+	}
+	errno = saved;
+	/* install it; a stale fd number is not ours to close any more */
+	want = seq;
+	if ((want & 1) || !__atomic_compare_exchange_n(&s->seq, &want, want + 1, 0,
+						       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		*owned = 1;	/* another writer: use ours once */
+		return nfd;
+	}
+	__atomic_store_n(&s->fd, nfd, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->dev, (unsigned long long)st.st_dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ino, (unsigned long long)st.st_ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->seq, want + 2, __ATOMIC_RELEASE);
+	return nfd;
+}
+
+/* ------------------------------------------------------------------ */
 /* anchors: which tree a directory fd (or the cwd) lies in              */
 
 #define ANCHOR_SLOTS 64
@@ -265,7 +336,7 @@ static void anchor_put(unsigned long long dev, unsigned long long ino, int tree)
 }
 
 /* The lexical path of dirfd (AT_FDCWD: the cwd) into buf; its length or -1. */
-static long anchor_path(const struct ct_policy *p, int dirfd, char *buf, size_t len)
+static long anchor_path(int dirfd, char *buf, size_t len)
 {
 	long n;
 
@@ -275,15 +346,13 @@ static long anchor_path(const struct ct_policy *p, int dirfd, char *buf, size_t 
 			return -1;	/* unreachable or deleted cwd */
 		n--;		/* drop the NUL */
 	} else {
-		char name[32];
+		char name[40];
 		int k = 0, v = dirfd;
 		char rev[12];
 		int m = 0;
 
-		if (p->proc_fd < 0)
-			return -1;
-		memcpy(name, "self/fd/", 8);
-		k = 8;
+		memcpy(name, "/proc/self/fd/", 14);
+		k = 14;
 		do {
 			rev[m++] = (char)('0' + v % 10);
 			v /= 10;
@@ -291,7 +360,7 @@ static long anchor_path(const struct ct_policy *p, int dirfd, char *buf, size_t 
 		while (m)
 			name[k++] = rev[--m];
 		name[k] = 0;
-		n = sys_readlinkat(p->proc_fd, name, buf, len - 1);
+		n = sys_readlinkat(AT_FDCWD, name, buf, len - 1);
 		if (n <= 0 || (size_t)n >= len - 1 || buf[0] != '/')
 			return -1;
 		buf[n] = 0;
@@ -314,7 +383,7 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	t = anchor_get((unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 	if (t != -2)
 		return t;
-	n = anchor_path(p, dirfd, buf, sizeof(buf));
+	n = anchor_path(dirfd, buf, sizeof(buf));
 	t = -1;
 	if (n >= 0) {
 		t = ct_tree_for(p, buf, (size_t)n, 0);
@@ -432,7 +501,7 @@ static int reposition(struct walk *w)
 	int t = ct_tree_for(p, w->lex, w->lexlen, w->pid);
 	const struct ct_tree *tr;
 	struct open_how how;
-	int anchor, fd;
+	int anchor, fd, owned = 0;
 	const char *rel;
 
 	if (t < 0) {		/* back among the ancestors of the trees */
@@ -443,21 +512,33 @@ static int reposition(struct walk *w)
 	tr = &p->trees[t];
 	w->tree = t;
 	if (tr->kind == CT_TREE_DIR && w->lexlen == tr->len) {
-		set_fd(w, tr->fd, 0);
+		fd = ct_tree_fd(p, t, &owned);
+		if (fd < 0)
+			return -1;
+		set_fd(w, fd, owned);
 		return 0;
 	}
 	if (tr->kind == CT_TREE_PROC) {
-		anchor = p->proc_fd;
+		anchor = sys_openat(AT_FDCWD, "/proc", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		owned = 1;
 		rel = w->lex + 6;	/* "<pid>/..." below /proc */
 	} else {
-		anchor = tr->fd;
+		anchor = ct_tree_fd(p, t, &owned);
 		rel = w->lex + tr->len + 1;
 	}
+	if (anchor < 0)
+		return -1;
 	make_how(&how, O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
 		 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	fd = ct_no_openat2 ? -1 : sys_openat2(anchor, rel, &how);
 	if (fd < 0 && (ct_no_openat2 || errno == ENOSYS))
 		fd = open_real_dirs(anchor, rel, w->final);
+	if (owned) {
+		int e = errno;
+
+		sys_close(anchor);
+		errno = e;
+	}
 	if (fd < 0)
 		return -1;
 	set_fd(w, fd, 1);
@@ -547,7 +628,7 @@ static int walk(struct walk *w)
 	for (;;) {
 		const char *comp;
 		size_t clen, newlen;
-		int last, trailing, follow, t, fd;
+		int last, trailing, follow, t, fd, owned;
 
 		while (*w->rest == '/')
 			w->rest++;
@@ -658,25 +739,33 @@ static int walk(struct walk *w)
 			if (check_access(w, t, NULL, 0) < 0)
 				return -1;
 			keep_resolved(w, NULL, 0);
-			return final_open(w, tr->fd, tr->name, 0);
+			/* the file's own name from its parent's fd, nothing else there */
+			fd = ct_tree_fd(p, t, &owned);
+			if (fd < 0)
+				return deny(w, CT_UNVERIFIABLE, "an allowed tree cannot be opened", NULL, 0);
+			set_fd(w, fd, owned);
+			return final_open(w, fd, tr->name, 0);
 		}
 		if (t >= 0 && p->trees[t].kind == CT_TREE_DIR) {
-			/* a tree's root: continue from the fd held since load */
+			/* a tree's root: continue from the tree's own fd */
 			w->lexlen = newlen;
 			w->tree = t;
-			set_fd(w, p->trees[t].fd, 0);
+			fd = ct_tree_fd(p, t, &owned);
+			if (fd < 0)
+				return deny(w, CT_UNVERIFIABLE, "an allowed tree cannot be opened", NULL, 0);
+			set_fd(w, fd, owned);
 			if (last)
 				return finish_self(w);
 			continue;
 		}
 		if (t >= 0) {	/* /proc/<this process> */
-			char txt[16];
-			int k = pid_text(w->pid, txt);
+			char txt[24];
+			int k;
 
+			memcpy(txt, "/proc/", 6);
+			k = 6 + pid_text(w->pid, txt + 6);
 			txt[k] = 0;
-			if (p->proc_fd < 0)
-				return deny(w, CT_UNVERIFIABLE, "/proc is not available", NULL, 0);
-			fd = sys_openat(p->proc_fd, txt, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+			fd = sys_openat(AT_FDCWD, txt, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 			if (fd < 0)
 				return deny(w, CT_UNVERIFIABLE, "/proc is not available", NULL, 0);
 			w->lexlen = newlen;
@@ -756,10 +845,13 @@ static int walk(struct walk *w)
 				w->lexlen = 0;
 				w->lex[0] = 0;
 				w->tree = ct_tree_exact(p, "", 0, w->pid);
-				if (w->tree >= 0)
-					set_fd(w, p->trees[w->tree].fd, 0);
-				else
-					set_fd(w, -1, 0);
+				set_fd(w, -1, 0);
+				if (w->tree >= 0) {
+					fd = ct_tree_fd(p, w->tree, &owned);
+					if (fd < 0)
+						return deny(w, CT_UNVERIFIABLE, "an allowed tree cannot be opened", NULL, 0);
+					set_fd(w, fd, owned);
+				}
 			}
 			continue;
 		}
@@ -822,7 +914,7 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 		w.lexlen = 0;
 		w.lex[0] = 0;
 	} else {
-		long n = anchor_path(p, rq->dirfd, w.lex, CT_PATH_BUDGET);
+		long n = anchor_path(rq->dirfd, w.lex, CT_PATH_BUDGET);
 
 		if (n < 0) {
 			struct stat st;
@@ -844,10 +936,18 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 	if (w.tree >= 0) {
 		const struct ct_tree *tr = &p->trees[w.tree];
 
-		if (rq->path[0] != '/')
+		if (rq->path[0] != '/') {
 			set_fd(&w, rq->dirfd, 0);	/* the directory itself */
-		else if (tr->kind == CT_TREE_DIR)
-			set_fd(&w, tr->fd, 0);
+		} else if (tr->kind == CT_TREE_DIR) {
+			int owned;
+
+			fd = ct_tree_fd(p, w.tree, &owned);
+			if (fd < 0) {
+				fd = deny(&w, CT_UNVERIFIABLE, "an allowed tree cannot be opened", NULL, 0);
+				goto out;
+			}
+			set_fd(&w, fd, owned);
+		}
 		if (tr->kind == CT_TREE_FILE) {
 			errno = ENOTDIR;
 			fd = -1;
@@ -897,11 +997,12 @@ static int climbs_out(const char *rel)
 }
 
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
-		   const char **rel, int *tree)
+		   const char **rel, int *tree, int *owned)
 {
 	int t;
 
 	*rel = path;
+	*owned = 0;
 	if (ct_no_openat2)
 		return -1;
 
@@ -914,7 +1015,7 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 			(*rel)++;
 		if (!**rel)
 			*rel = ".";
-		dirfd = p->trees[t].fd;
+		dirfd = -2;	/* the tree's fd, opened below once the rest passes */
 	} else {
 		t = ct_anchor_tree(p, dirfd);
 		if (t < 0)
@@ -926,6 +1027,11 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 	 * no system call on what lies outside (not even a refused openat2) */
 	if (climbs_out(*rel))
 		return -1;
+	if (dirfd == -2) {
+		dirfd = ct_tree_fd(p, t, owned);
+		if (dirfd < 0)
+			return -1;
+	}
 	*tree = t;
 	return dirfd;
 }
@@ -933,7 +1039,7 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
 {
 	const char *path = rq->path, *rel;
-	int fd, saved = errno, dirfd, t = -1;
+	int fd, saved = errno, dirfd, t = -1, owned;
 
 	v->reason = CT_OK;
 	v->tree = -1;
@@ -942,19 +1048,23 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */
 		return sys_openat(rq->dirfd, path, rq->flags, rq->mode);
 
-	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t);
+	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t, &owned);
 	if (dirfd != -1) {
-		int tries;
+		int tries, e;
 
 		for (tries = 0; tries < 3; tries++) {
 			fd = open_beneath(dirfd, rel, rq);
-			if (fd >= 0) {
-				v->tree = t;
-				errno = saved;
-				return fd;
-			}
-			if (errno != EAGAIN)
+			if (fd >= 0 || errno != EAGAIN)
 				break;
+		}
+		e = errno;
+		if (owned)
+			sys_close(dirfd);
+		errno = e;
+		if (fd >= 0) {
+			v->tree = t;
+			errno = saved;
+			return fd;
 		}
 		if (errno == ENOSYS)
 			ct_no_openat2 = 1;

@@ -139,9 +139,7 @@ void policy_free(struct ct_policy *p)
 	int i;
 
 	for (i = 0; i < p->ntrees; i++)
-		if (p->trees[i].fd >= 0)
-			close(p->trees[i].fd);
-	if (p->proc_fd >= 0)
-		close(p->proc_fd);
+		if (p->slots[i].fd >= 0)
+			close(p->slots[i].fd);
 	munmap(p, MAPLEN);
 }

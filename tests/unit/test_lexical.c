@@ -52,7 +52,6 @@ static void setup_policy(void)
 		pol.trees[i].len = trees[i].kind == CT_TREE_PROC ? 0 : strlen(trees[i].path);
 		pol.trees[i].acc = trees[i].acc;
 		pol.trees[i].kind = (unsigned char)trees[i].kind;
-		pol.trees[i].fd = -1;
 	}
 	pol.ntrees = (int)i;
 	pol.deny[0].s = "/work/repo/.env";

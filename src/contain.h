@@ -157,8 +157,9 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * path relative to it in *rel; *tree the tree; *owned: close the fd after.
  * -1 (and *tree untouched) when the walk is needed. AT_FDCWD is a valid answer.
  */
+#define CT_ALIAS_BUF 1024	/* abuf: room to expand a leading alias, or NULL */
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
-		   const char **rel, int *tree, int *owned);
+		   const char **rel, int *tree, int *owned, char *abuf);
 
 /* The tree holding directory fd (AT_FDCWD: the cwd) if it is a fast tree, else -1. */
 int ct_anchor_tree(const struct ct_policy *p, int dirfd);

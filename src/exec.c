@@ -247,31 +247,48 @@ enum { PROG_ELF, PROG_SCRIPT };
 static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
 			 int follow, int depth, int *kind);
 
-/* An ELF file: dynamic (has PT_INTERP, whose file must be in the trees) or not. */
-static int check_elf(const struct ct_policy *p, const char *op, int fd, const char *path)
+#define HEAD_LEN 2048	/* the ELF header, program headers and PT_INTERP fit */
+
+/* n bytes at off: from the head already read, else from the file. */
+static int read_at(int fd, const unsigned char *head, size_t headlen, unsigned long long off,
+		   void *dst, size_t n)
 {
-	unsigned char id[EI_NIDENT];
+	if (off <= headlen && n <= headlen - off) {
+		memcpy(dst, head + off, n);
+		return 0;
+	}
+	return sys_pread(fd, dst, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/*
+ * The program interpreter last verified (nearly every exec names the same
+ * one): written once, lock-free, read without a system call.
+ */
+static char interp_ok[256];
+static int interp_state;	/* 0 empty, 1 being written, 2 holds a verified path */
+
+/* An ELF file: dynamic (has PT_INTERP, whose file must be in the trees) or not. */
+static int check_elf(const struct ct_policy *p, const char *op, int fd, const char *path,
+		     const unsigned char *head, size_t headlen)
+{
 	unsigned long long phoff;
 	unsigned phnum, phentsize, i, machine;
-	int is64, reason = CT_STATIC;
+	int is64 = head[EI_CLASS] == ELFCLASS64, reason = CT_STATIC, zero = 0;
 	struct ct_verdict v;
 
-	if (sys_pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
-		goto unverifiable;
-	is64 = id[EI_CLASS] == ELFCLASS64;
 	if (is64) {
 		Elf64_Ehdr eh;
 
-		if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+		if (read_at(fd, head, headlen, 0, &eh, sizeof(eh)) < 0)
 			goto unverifiable;
 		phoff = eh.e_phoff;
 		phnum = eh.e_phnum;
 		phentsize = eh.e_phentsize;
 		machine = eh.e_machine;
-	} else if (id[EI_CLASS] == ELFCLASS32) {
+	} else if (head[EI_CLASS] == ELFCLASS32) {
 		Elf32_Ehdr eh;
 
-		if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+		if (read_at(fd, head, headlen, 0, &eh, sizeof(eh)) < 0)
 			goto unverifiable;
 		phoff = eh.e_phoff;
 		phnum = eh.e_phnum;
@@ -283,13 +300,13 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 	if (phnum > 4096 || phentsize < (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)))
 		goto unverifiable;
 	for (i = 0; i < phnum; i++) {
-		unsigned long long type, off, size;
+		unsigned long long type, off, size, at = phoff + (unsigned long long)i * phentsize;
 		char interp[256];
 
 		if (is64) {
 			Elf64_Phdr ph;
 
-			if (sys_pread(fd, &ph, sizeof(ph), (off_t)(phoff + (unsigned long long)i * phentsize)) != (ssize_t)sizeof(ph))
+			if (read_at(fd, head, headlen, at, &ph, sizeof(ph)) < 0)
 				goto unverifiable;
 			type = ph.p_type;
 			off = ph.p_offset;
@@ -297,7 +314,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		} else {
 			Elf32_Phdr ph;
 
-			if (sys_pread(fd, &ph, sizeof(ph), (off_t)(phoff + (unsigned long long)i * phentsize)) != (ssize_t)sizeof(ph))
+			if (read_at(fd, head, headlen, at, &ph, sizeof(ph)) < 0)
 				goto unverifiable;
 			type = ph.p_type;
 			off = ph.p_offset;
@@ -306,7 +323,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		if (type != PT_INTERP)
 			continue;
 		if (size < 2 || size > sizeof(interp) ||
-		    sys_pread(fd, interp, (size_t)size, (off_t)off) != (ssize_t)size ||
+		    read_at(fd, head, headlen, off, interp, (size_t)size) < 0 ||
 		    interp[size - 1] != 0 || interp[0] != '/')
 			goto unverifiable;
 		/*
@@ -318,6 +335,8 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 			reason = CT_ABI;
 			break;
 		}
+		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
+			return 0;
 		/* the loader the kernel will map must be one of ours too */
 		{
 			int ifd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0,
@@ -326,6 +345,11 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 			if (ifd < 0)
 				return -1;
 			sys_close(ifd);
+		}
+		if (__atomic_compare_exchange_n(&interp_state, &zero, 1, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			memcpy(interp_ok, interp, (size_t)size);
+			__atomic_store_n(&interp_state, 2, __ATOMIC_RELEASE);
 		}
 		return 0;
 	}
@@ -348,14 +372,14 @@ unverifiable:
 }
 
 /* A #! script: its interpreter must pass check_program too. */
-static int check_script(const struct ct_policy *p, const char *op, int fd, int depth)
+static int check_script(const struct ct_policy *p, const char *op, const unsigned char *head,
+			size_t headlen, int depth)
 {
 	char line[256], *s, *e;
-	ssize_t n = sys_pread(fd, line, sizeof(line) - 1, 0);
+	size_t n = headlen < sizeof(line) - 1 ? headlen : sizeof(line) - 1;
 	int kind, ifd;
 
-	if (n < 2)
-		return -1;
+	memcpy(line, head, n);
 	line[n] = 0;
 	s = line + 2;
 	while (*s == ' ' || *s == '\t')
@@ -363,7 +387,7 @@ static int check_script(const struct ct_policy *p, const char *op, int fd, int d
 	e = s;
 	while (*e && *e != ' ' && *e != '\t' && *e != '\n')
 		e++;
-	if (e == s || (!*e && n == (ssize_t)sizeof(line) - 1)) {
+	if (e == s || (!*e && n == sizeof(line) - 1)) {
 		errno = ENOEXEC;
 		return -1;
 	}
@@ -385,18 +409,18 @@ static int gains_privilege(int fd)
 	struct stat st;
 	char cap[64];
 
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
-		return 0;
+	int gains = 0;
+
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0)
 		return 1;
 	if ((st.st_mode & S_ISUID) && st.st_uid != geteuid())
-		return 1;
-	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getegid())
-		return 1;
+		gains = 1;
+	else if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getegid())
+		gains = 1;
 	/* file capabilities raise a non-root process's privilege */
-	if (geteuid() != 0 && syscall(SYS_fgetxattr, fd, "security.capability", cap, sizeof(cap)) >= 0)
-		return 1;
-	return 0;
+	else if (geteuid() != 0 && syscall(SYS_fgetxattr, fd, "security.capability", cap, sizeof(cap)) >= 0)
+		gains = 1;
+	return gains && prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1;
 }
 
 /*
@@ -407,7 +431,8 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 			 int follow, int depth, int *kind)
 {
 	struct ct_verdict v;
-	unsigned char magic[4];
+	unsigned char head[HEAD_LEN];
+	ssize_t got;
 	int fd;
 
 	if (depth > 4) {	/* the kernel's BINPRM_MAX_RECURSION */
@@ -426,20 +451,21 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 		errno = EACCES;
 		return -1;
 	}
-	if (sys_pread(fd, magic, sizeof(magic), 0) < 2) {
+	got = sys_pread(fd, head, sizeof(head), 0);
+	if (got < 2) {
 		sys_close(fd);
 		errno = ENOEXEC;
 		return -1;
 	}
-	if (memcmp(magic, ELFMAG, SELFMAG) == 0) {
+	if (got >= EI_NIDENT && memcmp(head, ELFMAG, SELFMAG) == 0) {
 		*kind = PROG_ELF;
-		if (check_elf(p, op, fd, path) < 0)
+		if (check_elf(p, op, fd, path, head, (size_t)got) < 0)
 			goto fail;
 		return fd;
 	}
-	if (magic[0] == '#' && magic[1] == '!') {
+	if (head[0] == '#' && head[1] == '!') {
 		*kind = PROG_SCRIPT;
-		if (check_script(p, op, fd, depth) < 0)
+		if (check_script(p, op, head, (size_t)got, depth) < 0)
 			goto fail;
 		return fd;
 	}

@@ -408,7 +408,7 @@ static int stat_one_name(const struct ct_policy *p, int dirfd, const char *path,
 
 	if (!path || !*path)
 		return 0;
-	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned);
+	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned, NULL);
 	if (anchor == -1)
 		return 0;
 	if (strchr(rel, '/') || (rel[0] == '.' && rel[1] == '.' && !rel[2])) {

@@ -423,6 +423,31 @@ static const struct {
 	{ "/dev/stderr", "/proc/self/fd/2" },
 };
 
+/*
+ * Drop a tree that lies in another granting at least as much (/bin is
+ * /usr/bin, inside /usr): nesting takes the outer tree off the fast path.
+ */
+static void drop_redundant(struct ct_policy *p)
+{
+	int k, j, n = 0;
+
+	for (k = 0; k < p->ntrees; k++) {
+		const struct ct_tree *t = &p->trees[k];
+		int redundant = 0;
+
+		for (j = 0; j < p->ntrees && !redundant && t->kind != CT_TREE_PROC; j++) {
+			const struct ct_tree *u = &p->trees[j];
+
+			redundant = j != k && u->kind == CT_TREE_DIR && u->len < t->len &&
+				    ct_path_under(t->path, t->len, u->path, u->len) &&
+				    (u->acc & t->acc) == t->acc;
+		}
+		if (!redundant)
+			p->trees[n++] = *t;
+	}
+	p->ntrees = n;
+}
+
 /* Fast flags: a directory tree with no other tree or deny entry below it. */
 static void mark_fast(struct ct_policy *p)
 {
@@ -803,6 +828,7 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	if (p->log_mode == CT_LOG_FILE && add_deny(&b, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
 		return -1;
 
+	drop_redundant(p);
 	/* longest first: the first match is the innermost tree */
 	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
 	mark_fast(p);

@@ -791,6 +791,29 @@ static int walk(struct walk *w)
 			w->lex[w->lexlen] = 0;
 			return final_open(w, w->curfd, w->final, 0);
 		}
+		if (last && p->trees[w->tree].kind != CT_TREE_PROC && !ct_no_openat2 &&
+		    (w->rq->need & p->trees[w->tree].acc) == w->rq->need) {
+			/*
+			 * The final object at once, refusing symlinks: a plain
+			 * file or directory is done in one call; a symlink
+			 * answers ELOOP and is read below.
+			 */
+			if (trailing) {
+				w->final[clen] = '/';
+				w->final[clen + 1] = 0;
+			}
+			fd = final_open(w, w->curfd, w->final, 0);
+			w->final[clen] = 0;
+			if (fd >= 0 || errno != ELOOP) {
+				int e = errno;
+
+				w->lex[w->lexlen] = 0;
+				w->v->tree = w->tree;
+				keep_resolved(w, w->final, clen);
+				errno = e;
+				return fd;
+			}
+		}
 		fd = sys_openat(w->curfd, w->final, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 		if (fd < 0) {
 			int e = errno;
@@ -996,8 +1019,39 @@ static int climbs_out(const char *rel)
 	return 0;
 }
 
+/*
+ * path with a leading alias (/bin -> usr/bin) replaced by its target, in buf,
+ * or NULL. The alias is the link's text recorded at load.
+ */
+static const char *expand_alias(const struct ct_policy *p, const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+	int i;
+
+	for (i = 0; i < p->nalias; i++) {
+		const struct ct_alias *a = &p->alias[i];
+		size_t dl = a->len, tl = strlen(a->to), k = 0;
+
+		if (!ct_path_under(path, n, a->from, a->len))
+			continue;
+		if (a->to[0] != '/') {
+			while (dl && a->from[dl - 1] != '/')
+				dl--;
+			if (dl != 1)	/* only links at the top, as /bin */
+				return NULL;
+			buf[k++] = '/';
+		}
+		if (k + tl + (n - a->len) + 1 > len)
+			return NULL;
+		memcpy(buf + k, a->to, tl);
+		memcpy(buf + k + tl, path + a->len, n - a->len + 1);
+		return buf;
+	}
+	return NULL;
+}
+
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
-		   const char **rel, int *tree, int *owned)
+		   const char **rel, int *tree, int *owned, char *abuf)
 {
 	int t;
 
@@ -1008,6 +1062,8 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 
 	if (path[0] == '/') {
 		t = ct_tree_for(p, path, strlen(path), 0);
+		if (t < 0 && abuf && (path = expand_alias(p, path, abuf, CT_ALIAS_BUF)) != NULL)
+			t = ct_tree_for(p, path, strlen(path), 0);
 		if (t < 0 || p->trees[t].kind != CT_TREE_DIR || !p->trees[t].fast)
 			return -1;
 		*rel = path + p->trees[t].len;
@@ -1040,6 +1096,7 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 {
 	const char *path = rq->path, *rel;
 	int fd, saved = errno, dirfd, t = -1, owned;
+	char abuf[CT_ALIAS_BUF];
 
 	v->reason = CT_OK;
 	v->tree = -1;
@@ -1048,7 +1105,7 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */
 		return sys_openat(rq->dirfd, path, rq->flags, rq->mode);
 
-	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t, &owned);
+	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t, &owned, abuf);
 	if (dirfd != -1) {
 		int tries, e;
 

@@ -312,19 +312,46 @@ static int add_env(struct builder *b, const char *name, const char *value)
 	return 0;
 }
 
-/* Create the private temp dir /tmp/libcontain.<uid>.XXXXXX (0700). */
-static int make_tmpdir(char *out, size_t len)
+/* A directory we may use as private temp dir: ours, 0700, not a link. */
+static int own_private_dir(const char *path)
+{
+	struct stat st;
+	int fd = sys_openat(AT_FDCWD, path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	int ok;
+
+	if (fd < 0)
+		return 0;
+	ok = sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && st.st_uid == geteuid() &&
+	     (st.st_mode & 077) == 0;
+	sys_close(fd);
+	return ok;
+}
+
+/*
+ * The private temp dir: /tmp/libcontain.<uid>.<hash of the root>, 0700,
+ * made once and shared by every run over the same root (runs do not leave a
+ * directory each). If someone else holds that name, a random one.
+ */
+static int make_tmpdir(const char *root, char *out, size_t len)
 {
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned long long h = 1469598103934665603ULL;
+	const char *c;
 	int tries;
 
+	for (c = root; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	if (snprintf(out, len, "/tmp/libcontain.%u.%016llx", (unsigned)geteuid(), h) >= (int)len)
+		return -1;
+	if (syscall(SYS_mkdirat, AT_FDCWD, out, 0700) == 0 || (errno == EEXIST && own_private_dir(out)))
+		return 0;
 	for (tries = 0; tries < 64; tries++) {
 		unsigned char r[6];
 		int i, k;
 
 		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
 			return -1;
-		k = snprintf(out, len, "/tmp/libcontain.%u.", (unsigned)getuid());
+		k = snprintf(out, len, "/tmp/libcontain.%u.", (unsigned)geteuid());
 		if (k < 0 || (size_t)k + 7 > len)
 			return -1;
 		for (i = 0; i < 6; i++)
@@ -775,7 +802,7 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 			return -1;
 		p->tmpdir = p->trees[p->ntrees - 1].path;
 	} else if (e->create_tmpdir) {
-		if (make_tmpdir(buf, sizeof(buf)) < 0)
+		if (make_tmpdir(root, buf, sizeof(buf)) < 0)
 			return fail(&b, "CONTAIN_TMPDIR", "/tmp/libcontain.*", "cannot create a private temp directory");
 		if (add_tree(&b, "CONTAIN_TMPDIR", buf, strlen(buf), CT_R | CT_W | CT_X, 1) < 0)
 			return -1;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +162,18 @@ int main(int argc, char **argv)
 		return report(access(path, W_OK));
 	if (!strcmp(op, "exec")) {
 		execv(path, argv + 2);
+		return report(-1);
+	}
+	if (!strcmp(op, "fexecve-fd")) {	/* probe fexecve-fd N ARGV0...: an inherited fd */
+		fexecve(atoi(path), argv + 3, environ);
+		return report(-1);
+	}
+	if (!strcmp(op, "execveat")) {	/* probe execveat DIR NAME */
+		int d = open(path, O_PATH | O_DIRECTORY);
+
+		if (d < 0)
+			return report(-1);
+		execveat(d, argv[3], argv + 3, environ, 0);
 		return report(-1);
 	}
 	if (!strcmp(op, "execvp")) {

@@ -25,6 +25,12 @@ check "exec a static binary" "$(probe exec "$ROOT/static")" "EACCES"
 err=$(contained "$HELPERS/probe" exec "$ROOT/static" 2>&1 >/dev/null)
 check "static refusal says why" "$err" \
 	"libcontain: denied execv \"$ROOT/static\": static binary cannot be contained"
+check "fexecve of an inherited fd inside" \
+	"$(contained "$HELPERS/probe" fexecve-fd 5 true 5<"$ROOT/true-in" 2>/dev/null)" ""
+check "fexecve of an inherited fd outside" \
+	"$(contained "$HELPERS/probe" fexecve-fd 5 true 5<"$OUT/true-out" 2>/dev/null)" "EACCES"
+check "execveat relative to a dir inside" "$(probe execveat "$ROOT" true-in)" ""
+check "execveat relative to a dir outside" "$(probe execveat "$OUT" true-out)" "EACCES"
 check "execvp finds a program on PATH" "$(probe execvp true)" ""
 check "execvp skips PATH entries outside, silently" \
 	"$(PATH="$OUT:/usr/bin" contained "$HELPERS/probe" execvp true-out 2>&1)" "ENOENT"

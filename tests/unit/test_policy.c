@@ -150,6 +150,65 @@ START_TEST(policy_records_real_paths_snapshot_and_deny)
 }
 END_TEST
 
+/* The first process hands its resolved policy to children: they must get
+ * the same trees, aliases and deny entries, and ignore a record that does
+ * not match their CONTAIN_* values. */
+START_TEST(policy_round_trips_through_contain_policy)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ct_policy *c = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char err[512], read[700], tmp[700];
+	const char *ser = NULL;
+	struct ct_env e;
+	int i;
+
+	snprintf(read, sizeof(read), "%s", fx.ro);
+	snprintf(tmp, sizeof(tmp), "%s/outside", fx.base);
+	memset(&e, 0, sizeof(e));
+	e.root = fx.root;
+	e.read = read;
+	e.deny = ".env";
+	e.log = "off";
+	e.tmpdir = tmp;
+	e.self_path = "/opt/x/libcontain.so";
+	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
+	for (i = 0; i < p->nenv; i++)
+		if (!strncmp(p->env[i], "CONTAIN_POLICY=", 15))
+			ser = p->env[i] + 15;
+	ck_assert_ptr_nonnull(ser);
+
+	/* the child sees exactly the snapshot: it parses, no system call */
+	e.serialized = ser;
+	ck_assert_int_eq(ct_policy_load(c, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(c->ntrees, p->ntrees);
+	for (i = 0; i < p->ntrees; i++) {
+		ck_assert_str_eq(c->trees[i].path, p->trees[i].path);
+		ck_assert_int_eq(c->trees[i].acc, p->trees[i].acc);
+		ck_assert_int_eq(c->trees[i].kind, p->trees[i].kind);
+		ck_assert_int_eq(c->trees[i].fast, p->trees[i].fast);
+	}
+	ck_assert_int_eq(c->nalias, p->nalias);
+	ck_assert_int_eq(c->ndeny, p->ndeny);
+	for (i = 0; i < p->ndeny; i++)
+		ck_assert_str_eq(c->deny[i].s, p->deny[i].s);
+	ck_assert_str_eq(c->tmpdir, p->tmpdir);
+
+	/* CONTAIN_READ changed behind the record's back: resolved afresh */
+	e.read = NULL;
+	ck_assert_int_eq(ct_policy_load(c, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(c->ntrees, p->ntrees - 1);
+	/* a damaged record is not trusted either */
+	e.read = read;
+	e.serialized = "1:0000000000000000T7d5:/tmp/";
+	ck_assert_int_eq(ct_policy_load(c, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(c->ntrees, p->ntrees);
+	munmap(p, 1 << 20);
+	munmap(c, 1 << 20);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -158,6 +217,7 @@ Suite *policy_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, policy_load_table, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, policy_records_real_paths_snapshot_and_deny);
+	tcase_add_test(tc, policy_round_trips_through_contain_policy);
 	suite_add_tcase(s, tc);
 	return s;
 }

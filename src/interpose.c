@@ -53,8 +53,20 @@ static void load_policy(void)
 	e.preload = getenv("LD_PRELOAD");
 	e.serialized = getenv("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
-	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0])
+	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0]) {
+		static char self[4096];
+		long n;
+
 		e.self_path = info.dli_fname;
+		/* relative to the cwd the loader used, which is ours now */
+		if (info.dli_fname[0] != '/' && strchr(info.dli_fname, '/') &&
+		    (n = sys_getcwd(self, sizeof(self))) > 0 &&
+		    (size_t)n + strlen(info.dli_fname) + 1 < sizeof(self)) {
+			self[n - 1] = '/';
+			memcpy(self + n, info.dli_fname, strlen(info.dli_fname) + 1);
+			e.self_path = self;
+		}
+	}
 
 	/* one mapping for the policy and its strings, read-only once built */
 	len = sizeof(*p) + 256 * 1024;

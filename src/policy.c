@@ -365,28 +365,36 @@ static int make_tmpdir(const char *root, char *out, size_t len)
 	return -1;
 }
 
-/* Does the colon/space separated list hold an entry naming libcontain.so? */
-static int preload_has(const char *list, const char *self)
+/*
+ * The LD_PRELOAD children get: this library by the path it was loaded from
+ * (made absolute at load), then the other entries of the original list.
+ * A relative entry would not load in a child started elsewhere, and the
+ * child would run uncontained.
+ */
+static void preload_value(const char *list, const char *self, char *out, size_t len)
 {
 	const char *s = list, *base = strrchr(self, '/');
+	size_t k;
 
 	base = base ? base + 1 : self;
-	while (s && *s) {
+	k = (size_t)snprintf(out, len, "%s", self);
+	while (s && *s && k < len) {
 		size_t n = strcspn(s, ": ");
 		const char *eb;
 		size_t bl;
 
-		if (n == strlen(self) && memcmp(s, self, n) == 0)
-			return 1;
 		for (eb = s + n; eb > s && eb[-1] != '/'; eb--)
 			;
 		bl = (size_t)(s + n - eb);
-		if (bl == strlen(base) && memcmp(eb, base, bl) == 0)
-			return 1;
+		if (n && !(bl == strlen(base) && memcmp(eb, base, bl) == 0) && k + n + 1 < len) {
+			out[k++] = ':';
+			memcpy(out + k, s, n);
+			k += n;
+			out[k] = 0;
+		}
 		s += n;
 		s += strspn(s, ": ");
 	}
-	return 0;
 }
 
 static int cmp_tree(const void *a, const void *b)
@@ -690,17 +698,9 @@ static int snapshot_env(struct builder *b, const struct ct_env *e, const char *r
 	char buf[4096];
 
 	if (e->self_path) {
-		const char *pre = e->preload;
-
-		if (pre && *pre && preload_has(pre, e->self_path)) {
-			if (add_env(b, "LD_PRELOAD", pre) < 0)
-				return -1;
-		} else {
-			snprintf(buf, sizeof(buf), "%s%s%s", e->self_path, pre && *pre ? ":" : "",
-				 pre ? pre : "");
-			if (add_env(b, "LD_PRELOAD", buf) < 0)
-				return -1;
-		}
+		preload_value(e->preload, e->self_path, buf, sizeof(buf));
+		if (add_env(b, "LD_PRELOAD", buf) < 0)
+			return -1;
 		p->preload = p->env[p->nenv - 1] + strlen("LD_PRELOAD=");
 	}
 	if (add_env(b, "CONTAIN_ROOT", root) < 0)

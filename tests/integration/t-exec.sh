@@ -77,6 +77,15 @@ if [ "$(stat -c %u "$ROOT/suid-true")" != "$(id -u)" ]; then
 		"$(setpriv --no-new-privs env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \
 			CONTAIN_READ="$HELPERS" CONTAIN_TMPDIR="$T/tmp" "$HELPERS/probe" exec "$ROOT/suid-true" 2>&1)" ""
 fi
+# LD_PRELOAD given relative to the cwd: children started elsewhere must
+# still load the library (by the absolute path the snapshot carries)
+libdir=$(dirname "$LIBCONTAIN_SO")
+out=$(cd "$libdir" && env -u PWD LD_PRELOAD=./libcontain.so CONTAIN_ROOT="$ROOT" CONTAIN_TMPDIR="$T/tmp" \
+	/bin/sh -c "cd $ROOT/sub && cat $OUT/secret.txt; cat ../file.txt" 2>&1)
+check "relative LD_PRELOAD still contains a child in another cwd" "$out" \
+	"libcontain: denied open \"$OUT/secret.txt\": outside the allowed trees
+cat: $OUT/secret.txt: Permission denied
+inside"
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

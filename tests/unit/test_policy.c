@@ -122,7 +122,7 @@ START_TEST(policy_records_real_paths_snapshot_and_deny)
 	e.deny = ".env";
 	e.log = "off";
 	e.no_defaults = 1;
-	e.preload = "/other/lib.so";
+	e.preload = "./libcontain.so:/other/lib.so";
 	e.self_path = "/opt/x/libcontain.so";
 	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
 	/* the root is its real path, not the link it was given as */
@@ -135,7 +135,7 @@ START_TEST(policy_records_real_paths_snapshot_and_deny)
 			have_preload = 1;
 	}
 	ck_assert_msg(have_root, "snapshot lacks %s", want);
-	ck_assert_msg(have_preload, "snapshot lacks the library in LD_PRELOAD");
+	ck_assert_msg(have_preload, "snapshot lacks the library (by its absolute path) first in LD_PRELOAD");
 	snprintf(want, sizeof(want), "%s/.env", fx.root);
 	for (i = 0; i < p->ndeny; i++)
 		if (!strcmp(p->deny[i].s, want))

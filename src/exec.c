@@ -229,7 +229,9 @@ void ct_repair_environ(const struct ct_policy *p)
 	char *np;
 	int i;
 
-	env_drop("CONTAIN_OPTOUT=");
+	/* every CONTAIN_* the program set goes (CONTAIN_WRITE=/ would widen a
+	 * child's policy), then the snapshot comes back */
+	env_drop("CONTAIN_");
 	for (i = 0; i < p->nenv; i++)
 		env_put(p->env[i]);
 	path = getenv("PATH");

@@ -86,6 +86,16 @@ check "relative LD_PRELOAD still contains a child in another cwd" "$out" \
 	"libcontain: denied open \"$OUT/secret.txt\": outside the allowed trees
 cat: $OUT/secret.txt: Permission denied
 inside"
+# a CONTAIN_* variable the program adds must not reach a child through
+# system() (a child would otherwise resolve a wider policy)
+cat > "$T/widen.py" <<'PY'
+import os, sys
+os.environ["CONTAIN_WRITE"] = "/"
+os.environ["CONTAIN_READ"] = sys.argv[1]
+os.system("cat %s/secret.txt 2>/dev/null || echo denied" % sys.argv[1])
+PY
+out=$(CT_READ="$HELPERS:$T/widen.py" contained /usr/bin/python3 "$T/widen.py" "$OUT" 2>/dev/null)
+check "CONTAIN_* set by the program does not widen a system() child" "$out" "denied"
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

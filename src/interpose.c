@@ -584,6 +584,40 @@ static int access_at(const char *op, int dirfd, const char *path, int mode, int 
 	}
 	if (!p->active)
 		return (int)syscall(SYS_faccessat2, dirfd, path, mode, flags);
+	if (path && *path && !(flags & AT_EMPTY_PATH)) {
+		/* one name below a directory the kernel can contain: not a
+		 * symlink, then ask about that very name (NOFOLLOW: a symlink
+		 * swapped in meanwhile is answered for itself, not followed) */
+		const char *rel;
+		int t, owned, anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned, NULL);
+
+		if (anchor != -1) {
+			struct stat st;
+			int done = 0;
+
+			if (!strchr(rel, '/') && !(rel[0] == '.' && rel[1] == '.' && !rel[2])) {
+				r = sys_fstatat(anchor, rel, &st, AT_SYMLINK_NOFOLLOW);
+				if (r < 0 || !S_ISLNK(st.st_mode) || (flags & AT_SYMLINK_NOFOLLOW)) {
+					done = 1;
+					if (r == 0 && (mode & W_OK) && !(p->trees[t].acc & CT_W)) {
+						errno = EACCES;
+						r = -1;
+					} else if (r == 0) {
+						r = (int)syscall(SYS_faccessat2, anchor, rel, mode,
+								 AT_SYMLINK_NOFOLLOW | (flags & AT_EACCESS));
+						if (r < 0 && errno == ENOSYS)
+							done = 0;	/* before 5.8: below */
+					}
+				}
+			}
+			e = errno;
+			if (owned)
+				sys_close(anchor);
+			errno = e;
+			if (done)
+				return r;
+		}
+	}
 	fd = meta_open(p, op, dirfd, path, flags, &v);
 	if (fd == -2)
 		return (int)syscall(SYS_faccessat2, dirfd, "", mode, flags);

@@ -232,6 +232,10 @@ void ct_repair_environ(const struct ct_policy *p)
 	/* every CONTAIN_* the program set goes (CONTAIN_WRITE=/ would widen a
 	 * child's policy), then the snapshot comes back */
 	env_drop("CONTAIN_");
+	/* ld.so takes the last LD_PRELOAD: no duplicate may survive */
+	env_drop("LD_PRELOAD=");
+	if (p->tmpdir)
+		env_drop("TMPDIR=");
 	for (i = 0; i < p->nenv; i++)
 		env_put(p->env[i]);
 	path = getenv("PATH");
@@ -415,6 +419,8 @@ static int gains_privilege(int fd)
 
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) < 0)
 		return 1;
+	if (!S_ISREG(st.st_mode))
+		return -1;	/* the kernel's EACCES, not a denial */
 	if ((st.st_mode & S_ISUID) && st.st_uid != geteuid())
 		gains = 1;
 	else if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getegid())
@@ -435,7 +441,7 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 	struct ct_verdict v;
 	unsigned char head[HEAD_LEN];
 	ssize_t got;
-	int fd;
+	int fd, priv;
 
 	if (depth > 4) {	/* the kernel's BINPRM_MAX_RECURSION */
 		errno = ELOOP;
@@ -445,7 +451,12 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 			     0, CT_X, follow, &v);
 	if (fd < 0)
 		return -1;
-	if (gains_privilege(fd)) {
+	if ((priv = gains_privilege(fd)) < 0) {
+		sys_close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	if (priv) {
 		v.reason = CT_SETID;
 		v.detail = NULL;
 		ct_report(p, op, path, &v);

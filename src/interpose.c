@@ -82,6 +82,13 @@ static void load_policy(void)
 		ct_config_error("cannot map memory for the policy");
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
+	if (e.root && e.self_path && strpbrk(e.self_path, ": \t\n")) {
+		/* ld.so splits LD_PRELOAD there: children would run uncontained */
+		snprintf(err, sizeof(err), "LD_PRELOAD=\"%s\": the library's path holds a ':' or a space, "
+			 "which LD_PRELOAD cannot pass to children", e.self_path);
+		ct_config_error(err);
+		_exit(LIBCONTAIN_EXIT_POLICY);
+	}
 	if (ct_policy_load(p, len, &e, err, sizeof(err)) < 0) {
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
@@ -337,7 +344,7 @@ static FILE *freopen_common(const char *op, const char *path, const char *mode, 
 {
 	static freopen_fn real;
 	const struct ct_policy *p = ct_policy();
-	char m[16], fdpath[40];
+	char m[16], fdpath[40], own[40];
 	int flags = fopen_flags(mode), fd, e, i, k = 0;
 	FILE *r;
 
@@ -351,11 +358,17 @@ static FILE *freopen_common(const char *op, const char *path, const char *mode, 
 		errno = EACCES;
 		return NULL;
 	}
-	if (!p->active || !path)	/* NULL: reopen the stream's own file */
+	if (!p->active)
 		return real(path, mode, stream);
 	if (flags < 0) {
 		errno = EINVAL;
 		return NULL;
+	}
+	if (!path) {
+		/* NULL: the stream's own file in a new mode (libc would reopen
+		 * /proc/self/fd/N itself, unchecked: a write to a read tree) */
+		snprintf(own, sizeof(own), "/proc/self/fd/%d", fileno(stream));
+		path = own;
 	}
 	fd = open_at(op, AT_FDCWD, path, flags, 0666);
 	if (fd < 0) {

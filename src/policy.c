@@ -245,13 +245,71 @@ static int add_list(struct builder *b, const char *var, const char *list, unsign
 	return 0;
 }
 
-/* Add a deny entry: relative entries are relative to the root. */
-static int add_deny(struct builder *b, const char *var, const char *root, const char *s, size_t n)
+/*
+ * The real path of given: the real path of its longest existing prefix (all
+ * links in it followed), then the rest as written. The last component is
+ * not followed. Length, or -1.
+ */
+static long canon_path(const char *given, char *real, size_t len)
+{
+	char tmp[4096];
+	size_t n = strlen(given), k = n;
+
+	if (n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, given, n + 1);
+	for (;;) {
+		int fd;
+		long rl;
+
+		tmp[k] = 0;
+		fd = k ? sys_openat(AT_FDCWD, tmp, O_PATH | O_CLOEXEC | (k == n ? O_NOFOLLOW : O_DIRECTORY), 0)
+		       : sys_openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+		if (fd >= 0) {
+			rl = fd_realpath(fd, real, len);
+			sys_close(fd);
+			if (rl < 0 || (size_t)rl + (n - k) + 1 > len)
+				return -1;
+			memcpy(real + rl, given + k, n - k + 1);
+			return rl + (long)(n - k);
+		}
+		if (k == 0)
+			return -1;
+		/* strip the last name and the slashes before it; k = 0 is "/" */
+		while (k > 0 && tmp[k - 1] != '/')
+			k--;
+		while (k > 0 && tmp[k - 1] == '/')
+			k--;
+	}
+}
+
+static int push_deny(struct builder *b, const char *var, const char *given, const char *real, long rl)
 {
 	struct ct_policy *p = b->p;
+	int i;
+
+	for (i = 0; i < p->ndeny; i++)
+		if (p->deny[i].len == (size_t)rl && memcmp(p->deny[i].s, real, (size_t)rl) == 0)
+			return 0;
+	if (p->ndeny >= CT_MAX_DENY)
+		return fail(b, var, given, "too many entries");
+	p->deny[p->ndeny].s = arena_strndup(p, real, (size_t)rl);
+	p->deny[p->ndeny].len = (size_t)rl;
+	if (!p->deny[p->ndeny].s)
+		return fail(b, var, given, "policy too large");
+	p->ndeny++;
+	return 0;
+}
+
+/*
+ * Add a deny entry (relative entries are relative to the root) by its real
+ * path; an entry that is a symlink denies the link and its target.
+ */
+static int add_deny(struct builder *b, const char *var, const char *root, const char *s, size_t n)
+{
 	char given[4096], real[4096];
-	long rl = -1;
-	int fd;
+	struct stat st;
+	long rl;
 
 	while (n > 1 && s[n - 1] == '/')
 		n--;
@@ -261,39 +319,21 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 		snprintf(given, sizeof(given), "%.*s", (int)n, s);
 	else
 		snprintf(given, sizeof(given), "%s/%.*s", root, (int)n, s);
-	if (p->ndeny >= CT_MAX_DENY)
-		return fail(b, var, given, "too many entries");
-	/* the real path where it exists, else the real parent + name */
-	fd = sys_openat(AT_FDCWD, given, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-	if (fd >= 0) {
-		rl = fd_realpath(fd, real, sizeof(real));
-		sys_close(fd);
-	} else {
-		char *slash = strrchr(given, '/');
+	rl = canon_path(given, real, sizeof(real));
+	if (rl < 0)
+		return fail(b, var, given, "its real path cannot be found");
+	if (push_deny(b, var, given, real, rl) < 0)
+		return -1;
+	if (sys_fstatat(AT_FDCWD, given, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+		int fd = sys_openat(AT_FDCWD, given, O_PATH | O_CLOEXEC, 0);
 
-		if (slash && slash != given) {
-			*slash = 0;
-			fd = sys_openat(AT_FDCWD, given, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-			*slash = '/';
-			if (fd >= 0) {
-				rl = fd_realpath(fd, real, sizeof(real) - strlen(slash) - 1);
-				sys_close(fd);
-				if (rl >= 0) {
-					memcpy(real + rl, slash, strlen(slash) + 1);
-					rl += (long)strlen(slash);
-				}
-			}
+		if (fd >= 0) {
+			rl = fd_realpath(fd, real, sizeof(real));
+			sys_close(fd);
+			if (rl >= 0 && push_deny(b, var, given, real, rl) < 0)
+				return -1;
 		}
 	}
-	if (rl < 0) {
-		snprintf(real, sizeof(real), "%s", given);
-		rl = (long)strlen(real);
-	}
-	p->deny[p->ndeny].s = arena_strndup(p, real, (size_t)rl);
-	p->deny[p->ndeny].len = (size_t)rl;
-	if (!p->deny[p->ndeny].s)
-		return fail(b, var, given, "policy too large");
-	p->ndeny++;
 	return 0;
 }
 
@@ -500,8 +540,11 @@ static void mark_fast(struct ct_policy *p)
 			    p->trees[j].len > t->len &&
 			    ct_path_under(p->trees[j].path, p->trees[j].len, t->path, t->len))
 				t->fast = 0;
+		/* a deny entry below the tree, or above it (the whole tree is
+		 * then denied, which only the walk sees) */
 		for (j = 0; j < p->ndeny; j++)
-			if (ct_path_under(p->deny[j].s, p->deny[j].len, t->path, t->len))
+			if (ct_path_under(p->deny[j].s, p->deny[j].len, t->path, t->len) ||
+			    ct_path_under(t->path, t->len, p->deny[j].s, p->deny[j].len))
 				t->fast = 0;
 	}
 }

@@ -732,7 +732,7 @@ static int walk(struct walk *w)
 			const struct ct_tree *tr = &p->trees[t];
 
 			w->lexlen = newlen;
-			if (!last) {
+			if (!last || trailing) {	/* /dev/null/x, /dev/null/ */
 				errno = ENOTDIR;
 				return -1;
 			}
@@ -852,13 +852,12 @@ static int walk(struct walk *w)
 			if (++w->links > CT_MAX_LINKS)
 				return deny(w, CT_UNVERIFIABLE, "too many levels of symbolic links", w->final, clen);
 			if (p->trees[w->tree].kind == CT_TREE_PROC && w->link[0] != '/') {
-				/* a magic link to a pipe, socket or anon inode: no path */
+				/* a magic link to a pipe, socket or anon inode: no path,
+				 * no tree (/dev/stdout on a pipe is writable) */
 				if (!last) {
 					errno = ENOTDIR;
 					return -1;
 				}
-				if (check_access(w, w->tree, w->final, clen) < 0)
-					return -1;
 				keep_resolved(w, w->final, clen);
 				return final_open(w, w->curfd, w->final, 1);
 			}

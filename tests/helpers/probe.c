@@ -145,6 +145,33 @@ int main(int argc, char **argv)
 		printf("ok %s\n", buf);
 		return 0;
 	}
+	if (!strcmp(op, "freopen-null-w")) {	/* reopen a read stream for writing */
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			return report(-1);
+		f = freopen(NULL, "w", f);
+		if (!f)
+			return report(-1);
+		fputs("rewritten\n", f);
+		fclose(f);
+		return report(0);
+	}
+	if (!strcmp(op, "dupenv-system")) {	/* system() with a second, empty LD_PRELOAD */
+		static char *env[4];
+		int i, k = 0, s;
+
+		for (i = 0; environ[i] && k < 1; i++)
+			if (!strncmp(environ[i], "LD_PRELOAD=", 11))
+				env[k++] = environ[i];
+		env[k++] = "LD_PRELOAD=";
+		env[k++] = "PATH=/usr/bin:/bin";
+		env[k] = NULL;
+		environ = env;
+		s = system(path);
+		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : -1);
+		return 0;
+	}
 	if (!strcmp(op, "stat"))
 		return report(stat(path, &st));
 	if (!strcmp(op, "lstat"))

@@ -96,6 +96,17 @@ os.system("cat %s/secret.txt 2>/dev/null || echo denied" % sys.argv[1])
 PY
 out=$(CT_READ="$HELPERS:$T/widen.py" contained /usr/bin/python3 "$T/widen.py" "$OUT" 2>/dev/null)
 check "CONTAIN_* set by the program does not widen a system() child" "$out" "denied"
+# a second LD_PRELOAD in environ (ld.so takes the last) must not strip the
+# preload from a system() child
+out=$(probe dupenv-system "cat $OUT/secret.txt 2>/dev/null; echo rc=\$?")
+check "duplicate LD_PRELOAD does not free a system() child" "$out" "rc=1
+ok status 0"
+# the library at a path LD_PRELOAD cannot carry (a space): refuse to run
+mkdir -p "$T/my dir" && cp "$LIBCONTAIN_SO" "$T/my dir/libcontain.so"
+out=$(cd "$T/my dir" && env LD_PRELOAD=./libcontain.so CONTAIN_ROOT="$ROOT" CONTAIN_TMPDIR="$T/tmp" \
+	/bin/echo RAN 2>&1; echo "status $?")
+check_match "a library path with a space refuses to run" "$out" \
+	"libcontain: LD_PRELOAD=*holds a ':' or a space*refusing to run uncontained*status 126"
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

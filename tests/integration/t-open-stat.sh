@@ -41,6 +41,12 @@ check "O_DIRECTORY on a dir outside" "$(probe opendir "$OUT")" "EACCES"
 check "/dev/null writable" "$(probe write /dev/null)" "ok"
 check "/dev/sda is not" "$(probe read /dev/sda)" "EACCES"
 check "kernel's ENOTDIR inside" "$(probe read file.txt/x)" "ENOTDIR"
+check "a single-file tree with a trailing slash" "$(probe read /dev/null/)" "ENOTDIR"
+check "freopen(NULL, w) of a file in a read tree" \
+	"$(CT_READ="$HELPERS:$T/ro" probe freopen-null-w "$T/ro/data.txt")" "EACCES"
+check "the read tree file is unchanged" "$(cat "$T/ro/data.txt")" "ro"
+check "freopen(NULL, w) of a file in the root" "$(probe freopen-null-w "$ROOT/sub/a.txt")" "ok"
+check "the root file was rewritten" "$(cat "$ROOT/sub/a.txt")" "rewritten"
 check "kernel's EISDIR inside" "$(probe write sub)" "EISDIR"
 
 # CONTAIN_DENY inside the root, and default secrets

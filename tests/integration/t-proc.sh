@@ -22,4 +22,6 @@ out=$(echo piped | contained "$HELPERS/probe" read /dev/stdin 2>/dev/null)
 check "/dev/stdin on a pipe" "$out" "ok piped"
 out=$(contained "$HELPERS/probe" read /dev/fd/5 5<"$OUT/secret.txt" 2>/dev/null)
 check "/dev/fd/N on an outside file" "$out" "EACCES"
+out=$(contained /bin/sh -c 'echo to-pipe > /dev/stdout' 2>&1 | cat)
+check "/dev/stdout on a pipe is writable" "$out" "to-pipe"
 finish

@@ -209,6 +209,41 @@ START_TEST(policy_round_trips_through_contain_policy)
 }
 END_TEST
 
+/* Deny entries are kept by real path, however they were written. */
+START_TEST(deny_entries_are_canonical)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char deny[2000], want[4][700], err[512], l[700];
+	struct ct_env e;
+	int i, k, found;
+
+	snprintf(l, sizeof(l), "%s/root/pointer", fx.base);
+	ck_assert_int_eq(symlink("secrets", l), 0);
+	/* through the root's symlink, with a missing parent; a symlink entry;
+	 * a relative entry */
+	snprintf(deny, sizeof(deny), "%s/root-link/missing/dir/key:%s/root/pointer:.env",
+		 fx.base, fx.base);
+	snprintf(want[0], sizeof(want[0]), "%s/missing/dir/key", fx.root);
+	snprintf(want[1], sizeof(want[1]), "%s/pointer", fx.root);
+	snprintf(want[2], sizeof(want[2]), "%s/secrets", fx.root);	/* the link's target */
+	snprintf(want[3], sizeof(want[3]), "%s/.env", fx.root);
+	memset(&e, 0, sizeof(e));
+	e.root = fx.root;
+	e.deny = deny;
+	e.log = "off";
+	e.no_defaults = 1;
+	ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+	for (k = 0; k < 4; k++) {
+		found = 0;
+		for (i = 0; i < p->ndeny; i++)
+			found |= !strcmp(p->deny[i].s, want[k]);
+		ck_assert_msg(found, "deny entry %s missing", want[k]);
+	}
+	munmap(p, 1 << 20);
+}
+END_TEST
+
 Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -218,6 +253,7 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, policy_load_table, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, policy_records_real_paths_snapshot_and_deny);
 	tcase_add_test(tc, policy_round_trips_through_contain_policy);
+	tcase_add_test(tc, deny_entries_are_canonical);
 	suite_add_tcase(s, tc);
 	return s;
 }

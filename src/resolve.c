@@ -288,40 +288,76 @@ int ct_tree_fd(const struct ct_policy *p, int i, int *owned)
 /* anchors: which tree a directory fd (or the cwd) lies in              */
 
 #define ANCHOR_SLOTS 64
+
+/*
+ * What names a directory for the cache: device, inode and birth time. The
+ * inode alone is not enough: once a directory is removed its number is
+ * reused at once (ext4), possibly for a directory outside every tree.
+ */
+struct ident {
+	unsigned long long dev, ino, bsec;
+	unsigned bnsec;
+};
+
+/* 1: a directory, id filled; 0: a directory without a birth time (not
+ * cacheable); -1: not a directory, or an error. */
+static int dir_ident(int fd, struct ident *id)
+{
+	struct statx sx;
+
+	if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO | STATX_BTIME, &sx) < 0 ||
+	    !S_ISDIR(sx.stx_mode))
+		return -1;
+	id->dev = ((unsigned long long)sx.stx_dev_major << 32) | sx.stx_dev_minor;
+	id->ino = sx.stx_ino;
+	id->bsec = (unsigned long long)sx.stx_btime.tv_sec;
+	id->bnsec = sx.stx_btime.tv_nsec;
+	return (sx.stx_mask & STATX_BTIME) ? 1 : 0;
+}
+
 struct anchor {
 	unsigned seq;		/* seqlock: odd while written */
 	int tree;		/* fast tree index, or -1 */
-	unsigned long long dev, ino;
+	struct ident id;
 };
 static struct anchor anchors[ANCHOR_SLOTS];
 /*
- * Keyed by the directory's identity (device, inode), checked with one fstat
- * per call: an open directory (or the cwd) pins its inode, so the key cannot
- * be reused while the fd lives, and no chdir/fchdir hook is needed. A
+ * Keyed by the directory's identity, checked with one statx per call: an
+ * open directory (or the cwd) pins its inode, and the birth time tells a
+ * reused inode number apart, so no chdir/fchdir hook is needed. A
  * directory renamed within its tree stays in it; see SECURITY.md for one
  * moved out by an outside process.
  */
-static int anchor_get(unsigned long long dev, unsigned long long ino)
+
+static struct anchor *anchor_slot(const struct ident *id)
 {
-	struct anchor *a = &anchors[(ino ^ (dev << 5)) % ANCHOR_SLOTS];
+	return &anchors[(id->ino ^ (id->dev << 5) ^ id->bnsec) % ANCHOR_SLOTS];
+}
+
+static int anchor_get(const struct ident *id)
+{
+	struct anchor *a = anchor_slot(id);
 	unsigned s1 = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
-	unsigned long long d, i;
+	struct ident got;
 	int t;
 
 	if (s1 == 0 || (s1 & 1))
 		return -2;
-	d = __atomic_load_n(&a->dev, __ATOMIC_RELAXED);
-	i = __atomic_load_n(&a->ino, __ATOMIC_RELAXED);
+	got.dev = __atomic_load_n(&a->id.dev, __ATOMIC_RELAXED);
+	got.ino = __atomic_load_n(&a->id.ino, __ATOMIC_RELAXED);
+	got.bsec = __atomic_load_n(&a->id.bsec, __ATOMIC_RELAXED);
+	got.bnsec = __atomic_load_n(&a->id.bnsec, __ATOMIC_RELAXED);
 	t = __atomic_load_n(&a->tree, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&a->seq, __ATOMIC_RELAXED) != s1 || d != dev || i != ino)
+	if (__atomic_load_n(&a->seq, __ATOMIC_RELAXED) != s1 || got.dev != id->dev ||
+	    got.ino != id->ino || got.bsec != id->bsec || got.bnsec != id->bnsec)
 		return -2;
 	return t;
 }
 
-static void anchor_put(unsigned long long dev, unsigned long long ino, int tree)
+static void anchor_put(const struct ident *id, int tree)
 {
-	struct anchor *a = &anchors[(ino ^ (dev << 5)) % ANCHOR_SLOTS];
+	struct anchor *a = anchor_slot(id);
 	unsigned s = __atomic_load_n(&a->seq, __ATOMIC_RELAXED);
 
 	/* a writer already in there (another thread, or the code a signal
@@ -329,8 +365,10 @@ static void anchor_put(unsigned long long dev, unsigned long long ino, int tree)
 	if ((s & 1) || !__atomic_compare_exchange_n(&a->seq, &s, s + 1, 0,
 						    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
-	__atomic_store_n(&a->dev, dev, __ATOMIC_RELAXED);
-	__atomic_store_n(&a->ino, ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->id.dev, id->dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->id.ino, id->ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->id.bsec, id->bsec, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->id.bnsec, id->bnsec, __ATOMIC_RELAXED);
 	__atomic_store_n(&a->tree, tree, __ATOMIC_RELAXED);
 	__atomic_store_n(&a->seq, s + 2, __ATOMIC_RELEASE);
 }
@@ -373,15 +411,14 @@ static long anchor_path(int dirfd, char *buf, size_t len)
 
 int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 {
-	struct stat st;
+	struct ident id;
 	char buf[1024];
 	long n;
-	int t;
+	int t, cacheable = dir_ident(dirfd, &id);
 
-	if (sys_fstatat(dirfd, "", &st, AT_EMPTY_PATH) < 0 || !S_ISDIR(st.st_mode))
+	if (cacheable < 0)
 		return -1;
-	t = anchor_get((unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	if (t != -2)
+	if (cacheable && (t = anchor_get(&id)) != -2)
 		return t;
 	n = anchor_path(dirfd, buf, sizeof(buf));
 	t = -1;
@@ -390,7 +427,8 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 		if (t >= 0 && !p->trees[t].fast)
 			t = -1;
 	}
-	anchor_put((unsigned long long)st.st_dev, (unsigned long long)st.st_ino, t);
+	if (cacheable)
+		anchor_put(&id, t);
 	return t;
 }
 

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -267,6 +268,61 @@ static int read_at(int fd, const unsigned char *head, size_t headlen, unsigned l
 }
 
 /*
+ * The loader this process runs under, recorded at load (ct_note_loader):
+ * a program's PT_INTERP must be that very file. Any in-tree file named
+ * ld-linux* would otherwise do, and a static one would run unconfined.
+ */
+static char loader_path[256];
+static unsigned long long loader_dev, loader_ino;
+static int loader_state;	/* 0 not looked up, 1 looking, 2 known, 3 unknown */
+
+static int note_main_interp(struct dl_phdr_info *info, size_t size, void *data)
+{
+	int i;
+
+	(void)size;
+	(void)data;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type == PT_INTERP) {
+			const char *s = (const char *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+
+			if (strlen(s) < sizeof(loader_path))
+				memcpy(loader_path, s, strlen(s) + 1);
+			break;
+		}
+	}
+	return 1;	/* the first object is the program */
+}
+
+void ct_note_loader(void)
+{
+	dl_iterate_phdr(note_main_interp, NULL);
+}
+
+/* Is fd the loader this process runs under? */
+static int is_our_loader(int fd)
+{
+	struct stat st;
+	int state = __atomic_load_n(&loader_state, __ATOMIC_ACQUIRE), zero = 0;
+
+	if (state != 2 && state != 3 &&
+	    __atomic_compare_exchange_n(&loader_state, &zero, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (loader_path[0] == '/' && sys_fstatat(AT_FDCWD, loader_path, &st, 0) == 0) {
+			loader_dev = st.st_dev;
+			loader_ino = st.st_ino;
+			state = 2;
+		} else {
+			state = 3;
+		}
+		__atomic_store_n(&loader_state, state, __ATOMIC_RELEASE);
+	}
+	if (state != 2)
+		return 0;
+	return sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && st.st_dev == loader_dev &&
+	       st.st_ino == loader_ino;
+}
+
+/*
  * The program interpreter last verified (nearly every exec names the same
  * one): written once, lock-free, read without a system call.
  */
@@ -343,14 +399,20 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		}
 		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
 			return 0;
-		/* the loader the kernel will map must be one of ours too */
+		/* the loader the kernel will map: in the trees, and ours */
 		{
 			int ifd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0,
 						  CT_R, 1, &v);
+			int ours;
 
 			if (ifd < 0)
 				return -1;
+			ours = is_our_loader(ifd);
 			sys_close(ifd);
+			if (!ours) {
+				reason = CT_ABI;
+				break;
+			}
 		}
 		if (__atomic_compare_exchange_n(&interp_state, &zero, 1, 0, __ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED)) {

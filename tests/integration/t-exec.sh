@@ -66,6 +66,16 @@ err=$(contained "$HELPERS/probe" exec "$ROOT/musl-true" 2>&1 >/dev/null)
 check "ABI refusal says why" "$err" \
 	"libcontain: denied execv \"$ROOT/musl-true\": program for another ABI or libc cannot be contained"
 
+# a PT_INTERP naming an in-tree file called ld-linux*: not our loader
+if command -v cc >/dev/null; then
+	cp /lib64/ld-linux-x86-64.so.2 "$ROOT/ld-linux-copy.so.2"
+	printf 'int main(void){return 0;}\n' > "$T/m.c"
+	cc -o "$ROOT/other-loader" "$T/m.c" -Wl,--dynamic-linker="$ROOT/ld-linux-copy.so.2"
+	check "exec a program whose loader is another file" "$(probe exec "$ROOT/other-loader")" "EACCES"
+	cc -o "$ROOT/our-loader" "$T/m.c"
+	check "its twin built with the system loader runs" "$(probe exec "$ROOT/our-loader")" ""
+fi
+
 # set-user-ID: the loader would drop LD_PRELOAD, so it may not run
 cp /bin/true "$ROOT/suid-true" && cp /bin/true "$ROOT/plain-true"
 chown 65534 "$ROOT/suid-true" "$ROOT/plain-true" 2>/dev/null

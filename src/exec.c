@@ -980,8 +980,154 @@ static spawn_fn real_spawn(void)
 }
 
 /*
+ * posix_spawn file actions run in the child glibc starts, through glibc's
+ * own open and chdir, which no wrapper sees: they are checked here. The
+ * action list is glibc's private layout (spawn_int.h, stable since 2.29);
+ * it is verified once against actions made through the public API, and a
+ * list that cannot be read is refused, never passed on unchecked.
+ */
+struct ct_spawn_action {
+	int tag;
+	union {
+		struct { int fd; } close_action;
+		struct { int fd, newfd; } dup2_action;
+		struct { int fd; char *path; int oflag; mode_t mode; } open_action;
+		struct { char *path; } chdir_action;
+		struct { int fd; } fchdir_action;
+	} action;
+};
+enum { SA_CLOSE, SA_DUP2, SA_OPEN, SA_CHDIR, SA_FCHDIR, SA_CLOSEFROM, SA_TCSETPGRP };
+struct ct_file_actions {
+	int allocated, used;
+	struct ct_spawn_action *actions;
+	int pad[16];
+};
+_Static_assert(sizeof(struct ct_file_actions) == sizeof(posix_spawn_file_actions_t),
+	       "posix_spawn_file_actions_t layout");
+
+static int fa_layout_ok(void)
+{
+	static int state;	/* 0 unknown, 1 readable, 2 not */
+	posix_spawn_file_actions_t fa;
+	const struct ct_file_actions *f = (const void *)&fa;
+	int ok;
+
+	if (state)
+		return state == 1;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return 0;
+	ok = posix_spawn_file_actions_addopen(&fa, 5, "/libcontain/probe", O_WRONLY, 0640) == 0 &&
+	     posix_spawn_file_actions_addchdir_np(&fa, "/libcontain/dir") == 0 &&
+	     posix_spawn_file_actions_addclose(&fa, 7) == 0 &&
+	     posix_spawn_file_actions_addfchdir_np(&fa, 9) == 0 &&
+	     f->used == 4 && f->actions &&
+	     f->actions[0].tag == SA_OPEN && f->actions[0].action.open_action.fd == 5 &&
+	     f->actions[0].action.open_action.path &&
+	     strcmp(f->actions[0].action.open_action.path, "/libcontain/probe") == 0 &&
+	     f->actions[0].action.open_action.oflag == O_WRONLY &&
+	     f->actions[0].action.open_action.mode == 0640 &&
+	     f->actions[1].tag == SA_CHDIR && f->actions[1].action.chdir_action.path &&
+	     strcmp(f->actions[1].action.chdir_action.path, "/libcontain/dir") == 0 &&
+	     f->actions[2].tag == SA_CLOSE && f->actions[2].action.close_action.fd == 7 &&
+	     f->actions[3].tag == SA_FCHDIR && f->actions[3].action.fchdir_action.fd == 9;
+	posix_spawn_file_actions_destroy(&fa);
+	state = ok ? 1 : 2;
+	return ok;
+}
+
+/* dir/name (name relative) into out; -1 when it does not fit. */
+static int join_path(char *out, size_t len, const char *dir, const char *name)
+{
+	int k = name[0] == '/' || !dir[0] ? snprintf(out, len, "%s", name)
+					 : snprintf(out, len, "%s/%s", dir, name);
+
+	return k < 0 || (size_t)k >= len ? -1 : 0;
+}
+
+/*
+ * Check the file actions; cwd (4096 bytes) gets the directory the child will
+ * be in when it execs ("" when unchanged). 0, or an errno to return.
+ */
+static int check_file_actions(const struct ct_policy *p, const char *op,
+			      const posix_spawn_file_actions_t *fa, char *cwd, char *tmp)
+{
+	const struct ct_file_actions *f = (const void *)fa;
+	int i, changed = 0;
+
+	cwd[0] = 0;
+	if (!fa || f->used == 0)
+		return 0;
+	if (!fa_layout_ok() || f->used < 0 || !f->actions) {
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "posix_spawn file actions cannot be read", "" };
+
+		ct_report(p, op, "(file actions)", &v);
+		return EACCES;
+	}
+	if (sys_getcwd(cwd, 4096) <= 0 || cwd[0] != '/')
+		cwd[0] = 0;
+	for (i = 0; i < f->used; i++) {
+		const struct ct_spawn_action *a = &f->actions[i];
+		struct ct_verdict v;
+		int fd, j;
+
+		switch (a->tag) {
+		case SA_OPEN: {
+			int fl = a->action.open_action.oflag;
+			unsigned need = (fl & O_ACCMODE) != O_RDONLY || (fl & (O_CREAT | O_TRUNC)) ? CT_W : CT_R;
+			int follow = !(fl & O_NOFOLLOW) && (fl & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+
+			if ((fl & O_ACCMODE) == O_RDWR)
+				need |= CT_R;
+			if (join_path(tmp, 4096, cwd, a->action.open_action.path) < 0)
+				return ENAMETOOLONG;
+			/* O_PATH: resolve and check, but open nothing (a FIFO would block) */
+			fd = ct_checked_open(p, op, AT_FDCWD, tmp, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+					     0, need, follow, &v);
+			if (fd >= 0)
+				sys_close(fd);
+			else if (v.reason != CT_OK)
+				return EACCES;
+			break;
+		}
+		case SA_CHDIR:
+			if (join_path(tmp, 4096, cwd, a->action.chdir_action.path) < 0)
+				return ENAMETOOLONG;
+			memcpy(cwd, tmp, strlen(tmp) + 1);
+			changed = 1;
+			break;
+		case SA_FCHDIR:
+			/* the fd as the child will have it: refuse one an earlier
+			 * action replaced */
+			for (j = 0; j < i; j++) {
+				const struct ct_spawn_action *b = &f->actions[j];
+
+				if ((b->tag == SA_OPEN && b->action.open_action.fd == a->action.fchdir_action.fd) ||
+				    (b->tag == SA_DUP2 && b->action.dup2_action.newfd == a->action.fchdir_action.fd))
+					return EACCES;
+			}
+			if (fd_path(p, a->action.fchdir_action.fd, cwd, 4096) < 0 || cwd[0] != '/')
+				return EACCES;
+			changed = 1;
+			break;
+		case SA_CLOSE: case SA_DUP2: case SA_CLOSEFROM: case SA_TCSETPGRP:
+			break;
+		default: {
+			struct ct_verdict u = { CT_UNVERIFIABLE, -1, "unknown posix_spawn file action", "" };
+
+			ct_report(p, op, "(file actions)", &u);
+			return EACCES;
+		}
+		}
+	}
+	if (!changed)
+		cwd[0] = 0;
+	return 0;
+}
+
+/*
  * posix_spawn runs the program in a child glibc starts itself, so the
- * program is checked here and its path handed on: the kernel resolves that
+ * program is checked here (relative to the directory the file actions
+ * leave the child in) and its real path handed on; the kernel resolves that
  * path again in the child (see SECURITY.md, residual races).
  */
 static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, const char *path,
@@ -991,19 +1137,27 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 	struct envbuf eb = { NULL, 0 };
 	spawn_fn fn = real_spawn();
 	char *buf;
-	int fd, kind, r;
+	int fd = -1, kind, r;
 
 	if (!fn)
 		return ENOSYS;
-	fd = check_program(p, op, AT_FDCWD, path, 1, 0, &kind);
-	if (fd < 0)
-		return errno;
-	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		sys_close(fd);
+	/* [0] the child's cwd, [4096] scratch, [8192] the program's real path */
+	buf = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
 		return ENOMEM;
+	r = check_file_actions(p, op, fa, buf, buf + 4096);
+	if (r)
+		goto out;
+	if (join_path(buf + 4096, 4096, buf, path) < 0) {
+		r = ENAMETOOLONG;
+		goto out;
 	}
-	if (fd_path(p, fd, buf, 8192) < 0) {
+	fd = check_program(p, op, AT_FDCWD, buf + 4096, 1, 0, &kind);
+	if (fd < 0) {
+		r = errno;
+		goto out;
+	}
+	if (fd_path(p, fd, buf + 8192, 4096) < 0) {
 		r = EACCES;
 		goto out;
 	}
@@ -1011,12 +1165,13 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 		r = ENOMEM;
 		goto out;
 	}
-	/* a script keeps the name it was given ($0); an ELF runs by real path */
-	r = fn(pid, kind == PROG_SCRIPT ? path : buf, fa, attr, argv, eb.env);
+	/* the real path, whatever the file actions do to the cwd */
+	r = fn(pid, buf + 8192, fa, attr, argv, eb.env);
 	free_env(&eb);
 out:
-	munmap(buf, 8192);
-	sys_close(fd);
+	munmap(buf, 3 * 4096);
+	if (fd >= 0)
+		sys_close(fd);
 	return r;
 }
 

@@ -219,6 +219,31 @@ int main(int argc, char **argv)
 		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
 		return 0;
 	}
+	if (!strcmp(op, "spawn-open") || !strcmp(op, "spawn-open-w") || !strcmp(op, "spawn-chdir")) {
+		/* probe spawn-open FILE PROG...: PROG with FILE as stdin (a file
+		 * action); spawn-open-w: FILE as stdout, created; spawn-chdir DIR
+		 * PROG...: PROG (relative) run after a chdir action to DIR */
+		posix_spawn_file_actions_t fa;
+		pid_t pid;
+		int r, s;
+
+		posix_spawn_file_actions_init(&fa);
+		if (!strcmp(op, "spawn-open"))
+			posix_spawn_file_actions_addopen(&fa, 0, path, O_RDONLY, 0);
+		else if (!strcmp(op, "spawn-open-w"))
+			posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		else
+			posix_spawn_file_actions_addchdir_np(&fa, path);
+		r = posix_spawn(&pid, argv[3], &fa, NULL, argv + 3, environ);
+		posix_spawn_file_actions_destroy(&fa);
+		if (r) {
+			errno = r;
+			return report(-1);
+		}
+		waitpid(pid, &s, 0);
+		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
+		return 0;
+	}
 	if (!strcmp(op, "system")) {
 		int s = system(path);
 

@@ -38,6 +38,23 @@ check "execvp runs a file without #! with /bin/sh" "$(probe execvp ./noshebang)"
 check "posix_spawn inside" "$(probe spawn /bin/true)" "ok status 0"
 check "posix_spawn outside" "$(probe spawn "$OUT/true-out")" "EACCES"
 check "posix_spawn static" "$(probe spawn "$ROOT/static")" "EACCES"
+# posix_spawn file actions run in the child through glibc's own calls
+check "spawn with an open action on an inside file" "$(probe spawn-open "$ROOT/file.txt" /bin/cat)" "inside
+ok status 0"
+check "spawn with an open action on an outside file" "$(probe spawn-open "$OUT/secret.txt" /bin/cat)" "EACCES"
+check "spawn with an open action on /etc/shadow" "$(probe spawn-open /etc/shadow /bin/cat)" "EACCES"
+check "spawn writing an outside file" "$(probe spawn-open-w "$OUT/spawned.txt" /bin/echo x)" "EACCES"
+test -e "$OUT/spawned.txt" && not_ok "the outside file was created" || ok "the outside file was not created"
+check "spawn writing an inside file" "$(probe spawn-open-w "$ROOT/spawned.txt" /bin/echo x)" "ok status 0"
+mkdir -p "$ROOT/w" "$OUT/w"
+printf '#!/bin/sh\necho inside script\n' > "$ROOT/w/run.sh"
+printf '#!/bin/sh\necho outside script\n' > "$OUT/w/run.sh"
+chmod +x "$ROOT/w/run.sh" "$OUT/w/run.sh"
+check "spawn a relative program after a chdir action out" \
+	"$(cd "$ROOT/w" && probe spawn-chdir "$OUT/w" run.sh)" "EACCES"
+check "spawn a relative program after a chdir action in" \
+	"$(cd "$OUT/w" 2>/dev/null; cd "$ROOT" && probe spawn-chdir "$ROOT/w" run.sh)" "inside script
+ok status 0"
 check "system() runs a contained shell" "$(probe system "cat $OUT/secret.txt 2>/dev/null; echo rc=\$?")" \
 	"rc=1
 ok status 0"

@@ -254,7 +254,7 @@ enum { PROG_ELF, PROG_SCRIPT };
 static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
 			 int follow, int depth, int *kind);
 
-#define HEAD_LEN 2048	/* the ELF header, program headers and PT_INTERP fit */
+#define HEAD_LEN 1024	/* the ELF header, program headers and PT_INTERP usually fit */
 
 /* n bytes at off: from the head already read, else from the file. */
 static int read_at(int fd, const unsigned char *head, size_t headlen, unsigned long long off,

@@ -220,7 +220,7 @@ static int open_beneath(int dirfd, const char *rel, const struct ct_req *rq)
  * refusing symlinks: the path was real when the policy was made. */
 static int open_tree(const struct ct_tree *t)
 {
-	char parent[4096];
+	char parent[512];	/* file trees are short (/dev/null); longer: refused */
 	const char *path = t->len ? t->path : "/";
 	struct open_how how;
 	int fd;

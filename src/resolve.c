@@ -1142,6 +1142,32 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */
 		return sys_openat(rq->dirfd, path, rq->flags, rq->mode);
 
+	/*
+	 * An absolute path lexically in a fast tree, not climbing out: if the
+	 * kernel finds no symlink on the way, the lexical decision was exact
+	 * (every component a real directory), so one openat2 refusing symlinks
+	 * does it, without the tree's fd. A symlink answers ELOOP: below.
+	 */
+	if (path[0] == '/' && !ct_no_openat2) {
+		t = ct_tree_for(p, path, strlen(path), 0);
+		if (t >= 0 && p->trees[t].kind == CT_TREE_DIR && p->trees[t].fast &&
+		    (p->trees[t].acc & rq->need) == rq->need && !climbs_out(path + p->trees[t].len)) {
+			struct open_how how;
+
+			make_how(&how, rq->flags, rq->mode, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+			fd = sys_openat2(AT_FDCWD, path, &how);
+			if (fd >= 0) {
+				v->tree = t;
+				errno = saved;
+				return fd;
+			}
+			if (errno == ENOSYS)
+				ct_no_openat2 = 1;
+			else if (errno != ELOOP && errno != EAGAIN)
+				return -1;	/* the kernel's answer, inside the tree */
+		}
+		t = -1;
+	}
 	dirfd = ct_fast_anchor(p, rq->dirfd, path, rq->need, &rel, &t, &owned, abuf);
 	if (dirfd != -1) {
 		int tries, e;

@@ -110,8 +110,8 @@ int ct_tree_for(const struct ct_policy *p, const char *path, size_t len, pid_t p
 int ct_tree_exact(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
 /* Is path a strict ancestor of some tree (traversable, not accessible)? */
 int ct_is_ancestor(const struct ct_policy *p, const char *path, size_t len);
-/* Is path denied by CONTAIN_DENY? */
-int ct_is_denied(const struct ct_policy *p, const char *path, size_t len);
+/* Is path denied by CONTAIN_DENY? (pid: the caller, for /proc/self entries) */
+int ct_is_denied(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
 
 /* ---- resolution ---- */
 

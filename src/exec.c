@@ -15,7 +15,8 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <link.h>
+#include <sys/auxv.h>
+#include <sys/sysmacros.h>
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -251,8 +252,17 @@ void ct_repair_environ(const struct ct_policy *p)
 
 enum { PROG_ELF, PROG_SCRIPT };
 
+/* dir/name (name relative) into out; -1 when it does not fit. */
+static int join_path(char *out, size_t len, const char *dir, const char *name)
+{
+	int k = name[0] == '/' || !dir[0] ? snprintf(out, len, "%s", name)
+					 : snprintf(out, len, "%s/%s", dir, name);
+
+	return k < 0 || (size_t)k >= len ? -1 : 0;
+}
+
 static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
-			 int follow, int depth, int *kind);
+			 const char *cwd, int follow, int depth, int *kind);
 
 #define HEAD_LEN 1024	/* the ELF header, program headers and PT_INTERP usually fit */
 
@@ -268,35 +278,82 @@ static int read_at(int fd, const unsigned char *head, size_t headlen, unsigned l
 }
 
 /*
- * The loader this process runs under, recorded at load (ct_note_loader):
- * a program's PT_INTERP must be that very file. Any in-tree file named
- * ld-linux* would otherwise do, and a static one would run unconfined.
+ * The loader this process runs under: the file mapped at AT_BASE, by device
+ * and inode from /proc/self/maps (not by a PT_INTERP text: a program started
+ * as `ld.so ./prog` names whatever it likes there). A program's PT_INTERP
+ * must be that very file. Looked up once, on the first exec check.
  */
-static char loader_path[256];
 static unsigned long long loader_dev, loader_ino;
 static int loader_state;	/* 0 not looked up, 1 looking, 2 known, 3 unknown */
 
-static int note_main_interp(struct dl_phdr_info *info, size_t size, void *data)
+static unsigned long long hexval(const char **s)
 {
-	int i;
+	unsigned long long v = 0;
 
-	(void)size;
-	(void)data;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		if (info->dlpi_phdr[i].p_type == PT_INTERP) {
-			const char *s = (const char *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (;; (*s)++) {
+		char c = **s;
 
-			if (strlen(s) < sizeof(loader_path))
-				memcpy(loader_path, s, strlen(s) + 1);
-			break;
-		}
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (unsigned)(c - 'a' + 10);
+		else
+			return v;
 	}
-	return 1;	/* the first object is the program */
 }
 
-void ct_note_loader(void)
+/* dev, ino of the mapping that starts at base, from /proc/self/maps. */
+static int mapping_ident(unsigned long long base, unsigned long long *dev, unsigned long long *ino)
 {
-	dl_iterate_phdr(note_main_interp, NULL);
+	char buf[1024];
+	size_t have = 0;
+	int fd = sys_openat(AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0), found = 0;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = (ssize_t)syscall(SYS_read, fd, buf + have, sizeof(buf) - 1 - have);
+		char *line, *nl;
+
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = 0;
+		line = buf;
+		while ((nl = strchr(line, '\n')) != NULL) {
+			const char *q = line;
+			unsigned long long start = hexval(&q), major, minor, inode = 0;
+			int field;
+
+			*nl = 0;
+			if (start == base) {
+				/* start-end perms offset major:minor inode path */
+				for (field = 0; field < 3 && *q; q++)
+					if (*q == ' ')
+						field++;
+				major = hexval(&q);
+				if (*q == ':')
+					q++;
+				minor = hexval(&q);
+				while (*q == ' ')
+					q++;
+				while (*q >= '0' && *q <= '9')
+					inode = inode * 10 + (unsigned)(*q++ - '0');
+				*dev = (unsigned long long)makedev(major, minor);
+				*ino = inode;
+				found = inode != 0;
+				goto done;
+			}
+			line = nl + 1;
+		}
+		have = strlen(line);
+		memmove(buf, line, have + 1);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* an overlong line: skip it */
+	}
+done:
+	sys_close(fd);
+	return found;
 }
 
 /* Is fd the loader this process runs under? */
@@ -307,19 +364,38 @@ static int is_our_loader(int fd)
 
 	if (state != 2 && state != 3 &&
 	    __atomic_compare_exchange_n(&loader_state, &zero, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		if (loader_path[0] == '/' && sys_fstatat(AT_FDCWD, loader_path, &st, 0) == 0) {
-			loader_dev = st.st_dev;
-			loader_ino = st.st_ino;
-			state = 2;
-		} else {
-			state = 3;
-		}
+		unsigned long long base = getauxval(AT_BASE);
+
+		state = base && mapping_ident(base, &loader_dev, &loader_ino) ? 2 : 3;
 		__atomic_store_n(&loader_state, state, __ATOMIC_RELEASE);
 	}
 	if (state != 2)
 		return 0;
-	return sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && st.st_dev == loader_dev &&
-	       st.st_ino == loader_ino;
+	return sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 &&
+	       (unsigned long long)st.st_dev == loader_dev && (unsigned long long)st.st_ino == loader_ino;
+}
+
+/*
+ * The interpreter's path must lie (lexically, through load-time aliases
+ * such as /lib64) in a read-only tree: the kernel looks PT_INTERP up again
+ * after the check, and only a tree the program cannot write keeps what was
+ * checked what runs.
+ */
+static int in_read_only_tree(const struct ct_policy *p, const char *path)
+{
+	char buf[CT_ALIAS_BUF];
+	const char *rel;
+	int t, owned, fd;
+
+	fd = ct_fast_anchor(p, AT_FDCWD, path, 0, &rel, &t, &owned, buf);
+	if (fd == -1) {
+		t = ct_tree_for(p, path, strlen(path), 0);
+		if (t < 0)
+			return 0;
+	} else if (owned) {
+		sys_close(fd);
+	}
+	return !(p->trees[t].acc & CT_W);
 }
 
 /*
@@ -397,6 +473,11 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 			reason = CT_ABI;
 			break;
 		}
+		if (!in_read_only_tree(p, interp)) {
+			reason = CT_ABI;
+			break;
+		}
+		/* the same text in a read-only tree names the same file */
 		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
 			return 0;
 		/* the loader the kernel will map: in the trees, and ours */
@@ -441,7 +522,7 @@ unverifiable:
 
 /* A #! script: its interpreter must pass check_program too. */
 static int check_script(const struct ct_policy *p, const char *op, const unsigned char *head,
-			size_t headlen, int depth)
+			size_t headlen, const char *cwd, int depth)
 {
 	char line[256], *s, *e;
 	size_t n = headlen < sizeof(line) - 1 ? headlen : sizeof(line) - 1;
@@ -460,7 +541,8 @@ static int check_script(const struct ct_policy *p, const char *op, const unsigne
 		return -1;
 	}
 	*e = 0;
-	ifd = check_program(p, op, AT_FDCWD, s, 1, depth + 1, &kind);
+	/* a relative interpreter is found from the cwd the exec happens in */
+	ifd = check_program(p, op, AT_FDCWD, s, cwd, 1, depth + 1, &kind);
 	if (ifd < 0)
 		return -1;
 	sys_close(ifd);
@@ -498,8 +580,10 @@ static int gains_privilege(int fd)
  * it (O_RDONLY, close-on-exec) or -1 with errno; *kind says ELF or script.
  */
 static int check_program(const struct ct_policy *p, const char *op, int dirfd, const char *path,
-			 int follow, int depth, int *kind)
+			 const char *cwd, int follow, int depth, int *kind)
 {
+	char joined[1024];
+
 	struct ct_verdict v;
 	unsigned char head[HEAD_LEN];
 	ssize_t got;
@@ -508,6 +592,14 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 	if (depth > 4) {	/* the kernel's BINPRM_MAX_RECURSION */
 		errno = ELOOP;
 		return -1;
+	}
+	if (cwd && cwd[0] && path[0] != '/' && dirfd == AT_FDCWD) {
+		/* the child's cwd (posix_spawn chdir actions), not ours */
+		if (join_path(joined, sizeof(joined), cwd, path) < 0) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		path = joined;
 	}
 	fd = ct_checked_open(p, op, dirfd, path, O_RDONLY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
 			     0, CT_X, follow, &v);
@@ -540,7 +632,7 @@ static int check_program(const struct ct_policy *p, const char *op, int dirfd, c
 	}
 	if (head[0] == '#' && head[1] == '!') {
 		*kind = PROG_SCRIPT;
-		if (check_script(p, op, head, (size_t)got, depth) < 0)
+		if (check_script(p, op, head, (size_t)got, cwd, depth) < 0)
 			goto fail;
 		return fd;
 	}
@@ -581,7 +673,7 @@ static int exec_checked(const struct ct_policy *p, const char *op, int dirfd, co
 	struct envbuf eb = { NULL, 0 };
 	int kind, fd, e;
 
-	fd = check_program(p, op, dirfd, path, !(atflags & AT_SYMLINK_NOFOLLOW), 0, &kind);
+	fd = check_program(p, op, dirfd, path, NULL, !(atflags & AT_SYMLINK_NOFOLLOW), 0, &kind);
 	if (fd < 0)
 		return -1;
 	if (build_env(p, envp, &eb) < 0) {
@@ -672,7 +764,7 @@ static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *cons
 		errno = EACCES;
 		return -1;
 	}
-	cfd = check_program(p, op, AT_FDCWD, buf, 1, 0, &kind);
+	cfd = check_program(p, op, AT_FDCWD, buf, NULL, 1, 0, &kind);
 	if (cfd < 0)
 		goto out;
 	if (sys_fstatat(cfd, "", &b, AT_EMPTY_PATH) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
@@ -1035,15 +1127,6 @@ static int fa_layout_ok(void)
 	return ok;
 }
 
-/* dir/name (name relative) into out; -1 when it does not fit. */
-static int join_path(char *out, size_t len, const char *dir, const char *name)
-{
-	int k = name[0] == '/' || !dir[0] ? snprintf(out, len, "%s", name)
-					 : snprintf(out, len, "%s/%s", dir, name);
-
-	return k < 0 || (size_t)k >= len ? -1 : 0;
-}
-
 /*
  * Check the file actions; cwd (4096 bytes) gets the directory the child will
  * be in when it execs ("" when unchanged). 0, or an errno to return.
@@ -1152,7 +1235,7 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 		r = ENAMETOOLONG;
 		goto out;
 	}
-	fd = check_program(p, op, AT_FDCWD, buf + 4096, 1, 0, &kind);
+	fd = check_program(p, op, AT_FDCWD, buf + 4096, buf, 1, 0, &kind);
 	if (fd < 0) {
 		r = errno;
 		goto out;

@@ -95,8 +95,6 @@ static void load_policy(void)
 	}
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
-	if (p->active)
-		ct_note_loader();
 }
 
 const struct ct_policy *ct_policy(void)

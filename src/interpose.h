@@ -25,7 +25,4 @@ int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const 
  * (system, popen: glibc spawns /bin/sh with environ). */
 void ct_repair_environ(const struct ct_policy *p);
 
-/* Record the loader this process runs under (at load: no lock later). */
-void ct_note_loader(void);
-
 #endif

@@ -319,6 +319,13 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 		snprintf(given, sizeof(given), "%.*s", (int)n, s);
 	else
 		snprintf(given, sizeof(given), "%s/%.*s", root, (int)n, s);
+	/* /proc/self follows the calling process: kept as written, matched
+	 * against /proc/<caller> at call time (resolving it would pin the pid of
+	 * the process that loaded the policy) */
+	if (ct_path_under(given, strlen(given), "/proc/self", 10))
+		return push_deny(b, var, given, given, (long)strlen(given));
+	if (ct_path_under(given, strlen(given), "/proc/thread-self", 17))
+		return fail(b, var, given, "not supported: name it through /proc/self");
 	rl = canon_path(given, real, sizeof(real));
 	if (rl < 0)
 		return fail(b, var, given, "its real path cannot be found");

@@ -132,13 +132,22 @@ int ct_is_ancestor(const struct ct_policy *p, const char *path, size_t len)
 	return 0;
 }
 
-int ct_is_denied(const struct ct_policy *p, const char *path, size_t len)
+int ct_is_denied(const struct ct_policy *p, const char *path, size_t len, pid_t pid)
 {
+	size_t self = pid > 0 ? proc_self_prefix(path, len, pid) : 0;
 	int i;
 
-	for (i = 0; i < p->ndeny; i++)
-		if (ct_path_under(path, len, p->deny[i].s, p->deny[i].len))
+	for (i = 0; i < p->ndeny; i++) {
+		const struct ct_str *d = &p->deny[i];
+
+		if (ct_path_under(path, len, d->s, d->len))
 			return 1;
+		/* "/proc/self/..." entries follow the calling process */
+		if (self && d->len >= 10 && memcmp(d->s, "/proc/self", 10) == 0 &&
+		    (d->len == 10 || d->s[10] == '/') &&
+		    ct_path_under(path + self, len - self, d->s + 10, d->len - 10))
+			return 1;
+	}
 	return 0;
 }
 
@@ -712,7 +721,7 @@ static int walk(struct walk *w)
 		memcpy(w->lex + w->lexlen + 1, comp, clen);
 		w->lex[newlen] = 0;
 
-		if (ct_is_denied(p, w->lex, newlen)) {
+		if (ct_is_denied(p, w->lex, newlen, w->pid)) {
 			w->lexlen = newlen;
 			return deny(w, CT_DENIED, NULL, NULL, 0);
 		}

@@ -22,6 +22,11 @@ out=$(echo piped | contained "$HELPERS/probe" read /dev/stdin 2>/dev/null)
 check "/dev/stdin on a pipe" "$out" "ok piped"
 out=$(contained "$HELPERS/probe" read /dev/fd/5 5<"$OUT/secret.txt" 2>/dev/null)
 check "/dev/fd/N on an outside file" "$out" "EACCES"
+# a deny entry under /proc/self follows each process, forked ones included
+out=$(CONTAIN_DENY=/proc/self/environ contained /bin/sh -c \
+	'cat /proc/self/environ >/dev/null 2>&1 && echo read || echo denied; cat /proc/self/status >/dev/null && echo status' 2>/dev/null)
+check "CONTAIN_DENY=/proc/self/environ holds in a forked child" "$out" "denied
+status"
 out=$(contained /bin/sh -c 'echo to-pipe > /dev/stdout' 2>&1 | cat)
 check "/dev/stdout on a pipe is writable" "$out" "to-pipe"
 finish

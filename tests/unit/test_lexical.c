@@ -58,7 +58,9 @@ static void setup_policy(void)
 	pol.deny[0].len = strlen(pol.deny[0].s);
 	pol.deny[1].s = "/work/repo/secrets";
 	pol.deny[1].len = strlen(pol.deny[1].s);
-	pol.ndeny = 2;
+	pol.deny[2].s = "/proc/self/environ";
+	pol.deny[2].len = strlen(pol.deny[2].s);
+	pol.ndeny = 3;
 }
 
 static const struct {
@@ -107,6 +109,9 @@ static const struct {
 	{ "/work/repo/.envrc", 0, 0 },
 	{ "/work/repo/secrets/key", 0, 1 },
 	{ "/work/repo/secrets-not", 0, 0 },
+	{ "/proc/4242/environ", 0, 1 },		/* /proc/self/environ for pid 4242 */
+	{ "/proc/4242/environx", 0, 0 },
+	{ "/proc/4243/environ", 0, 0 },		/* not self: no match (outside anyway) */
 };
 
 START_TEST(ancestors_and_deny_entries)
@@ -115,7 +120,7 @@ START_TEST(ancestors_and_deny_entries)
 
 	ck_assert_msg(ct_is_ancestor(&pol, p, strlen(p)) == anc_cases[_i].ancestor,
 		      "ct_is_ancestor(%s)", p);
-	ck_assert_msg(ct_is_denied(&pol, p, strlen(p)) == anc_cases[_i].denied, "ct_is_denied(%s)", p);
+	ck_assert_msg(ct_is_denied(&pol, p, strlen(p), 4242) == anc_cases[_i].denied, "ct_is_denied(%s)", p);
 }
 END_TEST
 

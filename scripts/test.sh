@@ -13,4 +13,17 @@ if [ $status -ne 0 ]; then
 		[ -f "$f" ] && grep -q -e '^not ok' -e 'FAIL' -e ':F:' "$f" && { echo "== $f"; cat "$f"; }
 	done
 fi
+# one closing line for people and CI: every check of every suite
+awk '
+	/^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 }
+	/Checks: [0-9]+, Failures: [0-9]+/ {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "Checks:") c = $(i + 1) + 0
+			if ($i == "Failures:") x = $(i + 1) + 0
+			if ($i == "Errors:") x += $(i + 1) + 0
+		}
+		p += c - x; f += x
+	}
+	END { printf "tests: %d passed, %d failed\n", p, f }
+' tests/unit/*.log tests/integration/t-*.log 2>/dev/null
 exit $status

@@ -383,19 +383,9 @@ static int is_our_loader(int fd)
  */
 static int in_read_only_tree(const struct ct_policy *p, const char *path)
 {
-	char buf[CT_ALIAS_BUF];
-	const char *rel;
-	int t, owned, fd;
+	int t = ct_tree_lexical(p, path);
 
-	fd = ct_fast_anchor(p, AT_FDCWD, path, 0, &rel, &t, &owned, buf);
-	if (fd == -1) {
-		t = ct_tree_for(p, path, strlen(path), 0);
-		if (t < 0)
-			return 0;
-	} else if (owned) {
-		sys_close(fd);
-	}
-	return !(p->trees[t].acc & CT_W);
+	return t >= 0 && !(p->trees[t].acc & CT_W);
 }
 
 /*

@@ -23,7 +23,68 @@ struct builder {
 	char *err;
 	size_t errlen;
 	int nuser;		/* trees from the user come first */
+	/* lstat results of path prefixes during this load (/dev, /proc...) */
+	int nseen;
+	struct {
+		char path[64];
+		int kind;	/* 0 directory, 1 other non-link, 2 symlink, 3 missing */
+	} seen[32];
 };
+
+/* The kind of one path (lstat, remembered for short paths). */
+static int prefix_kind(struct builder *b, const char *path, struct stat *st)
+{
+	size_t n = strlen(path);
+	int i, kind;
+
+	for (i = 0; i < b->nseen && n < sizeof(b->seen[0].path); i++)
+		if (strcmp(b->seen[i].path, path) == 0 && b->seen[i].kind == 0)
+			return 0;
+	if (sys_fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW) < 0)
+		kind = 3;
+	else
+		kind = S_ISLNK(st->st_mode) ? 2 : S_ISDIR(st->st_mode) ? 0 : 1;
+	if (kind == 0 && n < sizeof(b->seen[0].path) && b->nseen < 32) {
+		memcpy(b->seen[b->nseen].path, path, n + 1);
+		b->seen[b->nseen++].kind = kind;
+	}
+	return kind;
+}
+
+/*
+ * Is path (absolute, clean) its own real path? 1: every component exists
+ * and none is a symlink (*st: the last one); 2: the same, but the last
+ * component is missing; 0: a symlink on the way, or not clean (resolve it
+ * the slow way); -1: a directory on the way is missing. lstat only: the
+ * loader of every first process runs this for the default set.
+ */
+static int lexically_real(struct builder *b, const char *path, struct stat *st)
+{
+	char tmp[4096];
+	size_t n = strlen(path), i;
+
+	if (path[0] != '/' || n >= sizeof(tmp) || strstr(path, "//") || strstr(path, "/./") ||
+	    strstr(path, "/../") || (n > 1 && path[n - 1] == '/'))
+		return 0;
+	if ((n >= 2 && strcmp(path + n - 2, "/.") == 0) || (n >= 3 && strcmp(path + n - 3, "/..") == 0))
+		return 0;
+	for (i = 1; i <= n; i++) {
+		int kind;
+
+		if (i < n && path[i] != '/')
+			continue;
+		memcpy(tmp, path, i);
+		tmp[i] = 0;
+		kind = prefix_kind(b, tmp, st);
+		if (kind == 2)
+			return 0;
+		if (kind == 3)
+			return i == n ? 2 : -1;
+		if (kind == 1 && i < n)
+			return -1;	/* a file on the way: ENOTDIR, treated as missing */
+	}
+	return 1;
+}
 
 static char *arena_alloc(struct ct_policy *p, size_t n)
 {
@@ -158,6 +219,19 @@ static int add_tree(struct builder *b, const char *var, const char *path, size_t
 		return fail(b, var, "...", "path too long");
 	memcpy(given, path, plen);
 	given[plen] = 0;
+	if (!required) {
+		/* the default set: most entries are their own real path */
+		int r = lexically_real(b, given, &st);
+
+		if (r == -1 || r == 2)
+			return 0;	/* missing: skipped */
+		if (r == 1) {
+			fd = -1;
+			n = (long)plen;
+			memcpy(real, given, plen + 1);
+			goto resolved;
+		}
+	}
 	fd = sys_openat(AT_FDCWD, given, O_PATH | O_CLOEXEC, 0);
 	if (fd < 0) {
 		if (!required)
@@ -180,12 +254,13 @@ static int add_tree(struct builder *b, const char *var, const char *path, size_t
 		}
 	}
 	add_aliases(p, given, 0);
-
+resolved:
 	/* the same tree twice: grant the union */
 	for (i = 0; i < p->ntrees; i++) {
 		if (p->trees[i].len == (size_t)n && memcmp(p->trees[i].path, real, (size_t)n) == 0) {
 			p->trees[i].acc |= acc;
-			sys_close(fd);
+			if (fd >= 0)
+				sys_close(fd);
 			return 0;
 		}
 	}
@@ -326,6 +401,13 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 		return push_deny(b, var, given, given, (long)strlen(given));
 	if (ct_path_under(given, strlen(given), "/proc/thread-self", 17))
 		return fail(b, var, given, "not supported: name it through /proc/self");
+	{
+		/* no symlink on the way (the usual case): it is its real path */
+		int r = lexically_real(b, given, &st);
+
+		if (r == 1 || r == 2)
+			return push_deny(b, var, given, given, (long)strlen(given));
+	}
 	rl = canon_path(given, real, sizeof(real));
 	if (rl < 0)
 		return fail(b, var, given, "its real path cannot be found");
@@ -795,7 +877,7 @@ static int setup_log(struct builder *b, const struct ct_env *e, int check)
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen)
 {
-	struct builder b = { p, err, errlen, -1 };
+	struct builder b = { .p = p, .err = err, .errlen = errlen, .nuser = -1 };
 	char buf[4096];
 	const char *root;
 	size_t i;

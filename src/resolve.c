@@ -1096,6 +1096,16 @@ static const char *expand_alias(const struct ct_policy *p, const char *path, cha
 	return NULL;
 }
 
+int ct_tree_lexical(const struct ct_policy *p, const char *path)
+{
+	char buf[CT_ALIAS_BUF];
+	int t = ct_tree_for(p, path, strlen(path), 0);
+
+	if (t < 0 && (path = expand_alias(p, path, buf, sizeof(buf))) != NULL)
+		t = ct_tree_for(p, path, strlen(path), 0);
+	return t;
+}
+
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
 		   const char **rel, int *tree, int *owned, char *abuf)
 {

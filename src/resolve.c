@@ -166,7 +166,7 @@ const char *ct_reason_text(int reason)
 	switch (reason) {
 	case CT_OUTSIDE: return "outside the allowed trees";
 	case CT_UNVERIFIABLE: return "could not be verified";
-	case CT_DENIED: return "denied by CONTAIN_DENY";
+	case CT_DENIED: return "denied by policy (CONTAIN_DENY or a default secret)";
 	case CT_READONLY: return "read-only tree";
 	case CT_NOEXEC: return "not executable in its tree";
 	case CT_STATIC: return "static binary cannot be contained";

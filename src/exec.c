@@ -51,10 +51,25 @@ __attribute__((noinline)) static int is_null(const void *ptr)
 /* ------------------------------------------------------------------ */
 /* environment                                                          */
 
+/*
+ * Loader and libc variables that run code outside the preload or write
+ * files unchecked: LD_AUDIT loads a library into its own namespace with its
+ * own libc (no preload there), LD_DEBUG_OUTPUT, LD_PROFILE(_OUTPUT) and
+ * MALLOC_TRACE make the loader or libc write files by name. No child gets
+ * them; LD_PRELOAD and CONTAIN_* come back from the snapshot.
+ */
+static const char *const dropped_vars[] = {
+	"LD_PRELOAD=", "CONTAIN_", "LD_AUDIT=", "LD_DEBUG_OUTPUT=", "LD_PROFILE=",
+	"LD_PROFILE_OUTPUT=", "MALLOC_TRACE=",
+};
+
 static int is_policy_var(const struct ct_policy *p, const char *s)
 {
-	if (strncmp(s, "LD_PRELOAD=", 11) == 0 || strncmp(s, "CONTAIN_", 8) == 0)
-		return 1;
+	size_t i;
+
+	for (i = 0; i < sizeof(dropped_vars) / sizeof(dropped_vars[0]); i++)
+		if (strncmp(s, dropped_vars[i], strlen(dropped_vars[i])) == 0)
+			return 1;
 	return p->tmpdir && strncmp(s, "TMPDIR=", 7) == 0;
 }
 
@@ -233,9 +248,10 @@ void ct_repair_environ(const struct ct_policy *p)
 
 	/* every CONTAIN_* the program set goes (CONTAIN_WRITE=/ would widen a
 	 * child's policy), then the snapshot comes back */
-	env_drop("CONTAIN_");
-	/* ld.so takes the last LD_PRELOAD: no duplicate may survive */
-	env_drop("LD_PRELOAD=");
+	/* ld.so takes the last LD_PRELOAD: no duplicate may survive; nor
+	 * LD_AUDIT and the variables that write files (see dropped_vars) */
+	for (i = 0; i < (int)(sizeof(dropped_vars) / sizeof(dropped_vars[0])); i++)
+		env_drop(dropped_vars[i]);
 	if (p->tmpdir)
 		env_drop("TMPDIR=");
 	for (i = 0; i < p->nenv; i++)

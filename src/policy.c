@@ -32,12 +32,12 @@ struct builder {
 };
 
 /* The kind of one path (lstat, remembered for short paths). */
-static int prefix_kind(struct builder *b, const char *path, struct stat *st)
+static int prefix_kind(struct builder *b, const char *path, struct stat *st, int cached)
 {
 	size_t n = strlen(path);
 	int i, kind;
 
-	for (i = 0; i < b->nseen && n < sizeof(b->seen[0].path); i++)
+	for (i = 0; cached && i < b->nseen && n < sizeof(b->seen[0].path); i++)
 		if (strcmp(b->seen[i].path, path) == 0 && b->seen[i].kind == 0)
 			return 0;
 	if (sys_fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -75,7 +75,8 @@ static int lexically_real(struct builder *b, const char *path, struct stat *st)
 			continue;
 		memcpy(tmp, path, i);
 		tmp[i] = 0;
-		kind = prefix_kind(b, tmp, st);
+		/* the last component always for real: the caller uses *st */
+		kind = prefix_kind(b, tmp, st, i < n);
 		if (kind == 2)
 			return 0;
 		if (kind == 3)

@@ -134,6 +134,16 @@ out=$(cd "$T/my dir" && env LD_PRELOAD=./libcontain.so CONTAIN_ROOT="$ROOT" CONT
 	/bin/echo RAN 2>&1; echo "status $?")
 check_match "a library path with a space refuses to run" "$out" \
 	"libcontain: LD_PRELOAD=*holds a ':' or a space*refusing to run uncontained*status 126"
+# LD_AUDIT would load code into its own namespace, with its own libc and no
+# preload: no child gets it
+out=$(cat > "$T/aud.py" <<'PY'
+import os, sys
+os.environ["LD_AUDIT"] = "/nonexistent/audit.so"
+os.environ["MALLOC_TRACE"] = sys.argv[1] + "/mtrace"
+os.system("/usr/bin/env | grep -c -e '^LD_AUDIT=' -e '^MALLOC_TRACE=' || true")
+PY
+CT_READ="$HELPERS:$T/aud.py" contained /usr/bin/python3 "$T/aud.py" "$OUT" 2>/dev/null)
+check "LD_AUDIT and MALLOC_TRACE do not reach a child" "$out" "0"
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

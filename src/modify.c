@@ -1,0 +1,469 @@
+/*
+ * modify.c: calls that create, remove, rename or change a name (mkdir,
+ * unlink, rename, link, symlink, chmod, chown, truncate), open a directory
+ * stream (opendir) or move the cwd (chdir).
+ *
+ * A call that acts on a name is done on that name below an O_PATH fd of its
+ * parent directory, which the resolver opened and checked: what is checked
+ * is what is changed. The final object must lie in a writable tree (a deny
+ * entry or a read-only nested tree there refuses it).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "contain.h"
+#include "interpose.h"
+#include "report.h"
+#include "sys.h"
+
+#define NAME_BUF 260	/* a name (NAME_MAX) and a trailing slash */
+
+/*
+ * Open the parent directory of path and check that its last component may
+ * be changed with need. Returns an O_PATH fd on the parent (caller closes)
+ * and the last component in name (with a trailing '/' if path had one), or
+ * -1 with errno (a denial is reported as op).
+ */
+static int open_parent(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+		       unsigned need, char *name)
+{
+	char dir[4096], real[4096];
+	struct ct_verdict v;
+	size_t n, end, start;
+	int fd, t, trailing;
+
+	if (!path) {
+		errno = EFAULT;
+		return -1;
+	}
+	n = strlen(path);
+	if (n == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	end = n;
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	trailing = end < n;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (end - start + 2 > NAME_BUF) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (start >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (end == 1 && path[0] == '/') {	/* "/" itself */
+		memcpy(name, ".", 2);
+		memcpy(dir, "/", 2);
+	} else {
+		memcpy(name, path + start, end - start);
+		name[end - start] = 0;
+		if (trailing)
+			memcpy(name + (end - start), "/", 2);
+		if (start == 0) {
+			memcpy(dir, ".", 2);
+		} else {
+			memcpy(dir, path, start);
+			dir[start] = 0;
+		}
+	}
+	fd = ct_checked_open(p, op, dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, 0, 1, &v);
+	if (fd < 0)
+		return -1;
+	t = v.tree;
+	if (t < 0) {
+		/* a directory above the trees: nothing in it may change */
+		sys_close(fd);
+		v.reason = CT_OUTSIDE;
+		v.detail = NULL;
+		snprintf(v.resolved, sizeof(v.resolved), "%s", path);
+		ct_report(p, op, path, &v);
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->trees[t].fast) {
+		/* nested trees or deny entries below: find the object's own */
+		char fdname[40];
+		ssize_t rl;
+		size_t nl = strlen(name);
+		int deny;
+
+		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+		rl = sys_readlinkat(AT_FDCWD, fdname, real, sizeof(real) - nl - 2);
+		if (rl <= 0 || real[0] != '/') {
+			sys_close(fd);
+			v.reason = CT_UNVERIFIABLE;
+			v.detail = "the parent directory has no path";
+			v.resolved[0] = 0;
+			ct_report(p, op, path, &v);
+			errno = EACCES;
+			return -1;
+		}
+		if (rl == 1)
+			rl = 0;
+		real[rl] = '/';
+		memcpy(real + rl + 1, name, nl + 1);
+		if (trailing)
+			real[rl + nl] = 0;
+		deny = ct_is_denied(p, real, strlen(real), sys_getpid());
+		t = ct_tree_for(p, real, strlen(real), sys_getpid());
+		if (deny || t < 0) {
+			sys_close(fd);
+			v.reason = deny ? CT_DENIED : CT_OUTSIDE;
+			v.detail = NULL;
+			snprintf(v.resolved, sizeof(v.resolved), "%s", real);
+			ct_report(p, op, path, &v);
+			errno = EACCES;
+			return -1;
+		}
+	}
+	if ((p->trees[t].acc & need) != need) {
+		sys_close(fd);
+		v.reason = (need & CT_W) && !(p->trees[t].acc & CT_W) ? CT_READONLY : CT_NOEXEC;
+		v.detail = NULL;
+		snprintf(v.resolved, sizeof(v.resolved), "%s", path);
+		ct_report(p, op, path, &v);
+		errno = EACCES;
+		return -1;
+	}
+	return fd;
+}
+
+/* Close fd keeping errno, and return r. */
+static int done(int fd, int r)
+{
+	int e = errno;
+
+	sys_close(fd);
+	errno = e;
+	return r;
+}
+
+#define POLICY_OR_FAIL(p)                       \
+	const struct ct_policy *p = ct_policy(); \
+	if (!p) {                               \
+		errno = EACCES;                 \
+		return -1;                      \
+	}
+
+/* ---- mkdir ---- */
+
+static int mkdir_at(const char *op, int dirfd, const char *path, mode_t mode)
+{
+	char name[NAME_BUF];
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_mkdirat, dirfd, path, mode);
+	fd = open_parent(p, op, dirfd, path, CT_W, name);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_mkdirat, fd, name, mode));
+}
+
+API int mkdir(const char *path, mode_t mode)
+{
+	return mkdir_at("mkdir", AT_FDCWD, path, mode);
+}
+
+API int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+	return mkdir_at("mkdirat", dirfd, path, mode);
+}
+
+/* ---- unlink, rmdir, remove ---- */
+
+static int unlink_at(const char *op, int dirfd, const char *path, int flags)
+{
+	char name[NAME_BUF];
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_unlinkat, dirfd, path, flags);
+	fd = open_parent(p, op, dirfd, path, CT_W, name);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_unlinkat, fd, name, flags));
+}
+
+API int unlink(const char *path)
+{
+	return unlink_at("unlink", AT_FDCWD, path, 0);
+}
+
+API int unlinkat(int dirfd, const char *path, int flags)
+{
+	return unlink_at("unlinkat", dirfd, path, flags);
+}
+
+API int rmdir(const char *path)
+{
+	return unlink_at("rmdir", AT_FDCWD, path, AT_REMOVEDIR);
+}
+
+API int remove(const char *path)
+{
+	int r = unlink_at("remove", AT_FDCWD, path, 0);
+
+	/* glibc: a directory is removed with rmdir */
+	if (r < 0 && errno == EISDIR)
+		r = unlink_at("remove", AT_FDCWD, path, AT_REMOVEDIR);
+	return r;
+}
+
+/* ---- rename ---- */
+
+static int rename_at(const char *op, int olddirfd, const char *oldpath, int newdirfd,
+		     const char *newpath, unsigned flags)
+{
+	char oname[NAME_BUF], nname[NAME_BUF];
+	int ofd, nfd, r;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
+	ofd = open_parent(p, op, olddirfd, oldpath, CT_W, oname);
+	if (ofd < 0)
+		return -1;
+	nfd = open_parent(p, op, newdirfd, newpath, CT_W, nname);
+	if (nfd < 0)
+		return done(ofd, -1);
+	r = (int)syscall(SYS_renameat2, ofd, oname, nfd, nname, flags);
+	done(nfd, 0);
+	return done(ofd, r);
+}
+
+API int rename(const char *oldpath, const char *newpath)
+{
+	return rename_at("rename", AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+
+API int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+	return rename_at("renameat", olddirfd, oldpath, newdirfd, newpath, 0);
+}
+
+API int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+		  unsigned int flags)
+{
+	return rename_at("renameat2", olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+/* ---- link, symlink ---- */
+
+/*
+ * A hard link makes the old object reachable by a new name: it must lie in
+ * a writable tree too (a link in the root to a read-only file would let
+ * writes through the new name change it).
+ */
+static int link_at(const char *op, int olddirfd, const char *oldpath, int newdirfd,
+		   const char *newpath, int flags)
+{
+	char oname[NAME_BUF], nname[NAME_BUF];
+	int ofd, nfd, r;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_linkat, olddirfd, oldpath, newdirfd, newpath, flags);
+	nfd = open_parent(p, op, newdirfd, newpath, CT_W, nname);
+	if (nfd < 0)
+		return -1;
+	if (flags & AT_SYMLINK_FOLLOW) {
+		struct ct_verdict v;
+		char fdname[40];
+
+		ofd = ct_checked_open(p, op, olddirfd, oldpath, O_PATH | O_CLOEXEC, 0, CT_W, 1, &v);
+		if (ofd < 0)
+			return done(nfd, -1);
+		/* the checked object itself, through its magic link */
+		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", ofd);
+		r = (int)syscall(SYS_linkat, AT_FDCWD, fdname, nfd, nname, AT_SYMLINK_FOLLOW);
+	} else {
+		ofd = open_parent(p, op, olddirfd, oldpath, CT_W, oname);
+		if (ofd < 0)
+			return done(nfd, -1);
+		r = (int)syscall(SYS_linkat, ofd, oname, nfd, nname, 0);
+	}
+	done(ofd, 0);
+	return done(nfd, r);
+}
+
+API int link(const char *oldpath, const char *newpath)
+{
+	return link_at("link", AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+
+API int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+	return link_at("linkat", olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+/* The target is only text: following the link later is checked like any path. */
+static int symlink_at(const char *op, const char *target, int dirfd, const char *path)
+{
+	char name[NAME_BUF];
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_symlinkat, target, dirfd, path);
+	fd = open_parent(p, op, dirfd, path, CT_W, name);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_symlinkat, target, fd, name));
+}
+
+API int symlink(const char *target, const char *path)
+{
+	return symlink_at("symlink", target, AT_FDCWD, path);
+}
+
+API int symlinkat(const char *target, int dirfd, const char *path)
+{
+	return symlink_at("symlinkat", target, dirfd, path);
+}
+
+/* ---- chmod, chown, truncate: on the checked object ---- */
+
+static int chmod_at(const char *op, int dirfd, const char *path, mode_t mode, int flags)
+{
+	struct ct_verdict v;
+	char fdname[40];
+	struct stat st;
+	int nofollow = flags & AT_SYMLINK_NOFOLLOW, fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_fchmodat, dirfd, path, mode);
+	fd = ct_checked_open(p, op, dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0,
+			     CT_W, !nofollow, &v);
+	if (fd < 0)
+		return -1;
+	if (nofollow && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && S_ISLNK(st.st_mode)) {
+		errno = EOPNOTSUPP;	/* Linux has no modes on symlinks */
+		return done(fd, -1);
+	}
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	return done(fd, (int)syscall(SYS_fchmodat, AT_FDCWD, fdname, mode));
+}
+
+API int chmod(const char *path, mode_t mode)
+{
+	return chmod_at("chmod", AT_FDCWD, path, mode, 0);
+}
+
+API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
+{
+	return chmod_at("fchmodat", dirfd, path, mode, flags);
+}
+
+static int chown_at(const char *op, int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
+{
+	struct ct_verdict v;
+	int nofollow = flags & AT_SYMLINK_NOFOLLOW, fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_fchownat, dirfd, path, uid, gid, flags);
+	if ((flags & AT_EMPTY_PATH) && path && !*path)
+		return (int)syscall(SYS_fchownat, dirfd, "", uid, gid, flags);
+	fd = ct_checked_open(p, op, dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0,
+			     CT_W, !nofollow, &v);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_fchownat, fd, "", uid, gid, AT_EMPTY_PATH));
+}
+
+API int chown(const char *path, uid_t uid, gid_t gid)
+{
+	return chown_at("chown", AT_FDCWD, path, uid, gid, 0);
+}
+
+API int lchown(const char *path, uid_t uid, gid_t gid)
+{
+	return chown_at("lchown", AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW);
+}
+
+API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
+{
+	return chown_at("fchownat", dirfd, path, uid, gid, flags);
+}
+
+static int truncate_path(const char *op, const char *path, off_t len)
+{
+	struct ct_verdict v;
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_truncate, path, len);
+	fd = ct_checked_open(p, op, AT_FDCWD, path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0, CT_W, 1, &v);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_ftruncate, fd, len));
+}
+
+API int truncate(const char *path, off_t len)
+{
+	return truncate_path("truncate", path, len);
+}
+
+API int truncate64(const char *path, off_t len)
+{
+	return truncate_path("truncate64", path, len);
+}
+
+/* ---- opendir, chdir ---- */
+
+API DIR *opendir(const char *path)
+{
+	struct ct_verdict v;
+	const struct ct_policy *p = ct_policy();
+	DIR *d;
+	int fd;
+
+	if (!p) {
+		errno = EACCES;
+		return NULL;
+	}
+	fd = p->active ? ct_checked_open(p, "opendir", AT_FDCWD, path,
+					 O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, CT_R, 1, &v)
+		       : sys_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d)
+		done(fd, 0);
+	return d;
+}
+
+/*
+ * chdir into a tree, or into a directory above one (the walk resolves
+ * relative paths from there lexically); nowhere else. Done with fchdir on
+ * the checked directory.
+ */
+API int chdir(const char *path)
+{
+	struct ct_verdict v;
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_chdir, path);
+	fd = ct_checked_open(p, "chdir", AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, 0, 1, &v);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_fchdir, fd));
+}

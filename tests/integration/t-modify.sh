@@ -1,0 +1,71 @@
+#!/bin/sh
+# Create, remove, rename, link, chmod, chown, truncate, opendir and chdir
+# through real programs (coreutils, python): each denial with its allowed
+# twin, and the outside tree checked untouched afterwards.
+. "${SRCDIR:?}/tests/integration/lib.sh"
+make_fixture
+cd "$ROOT" || exit 99
+mkdir -p "$OUT/dir" && echo keep > "$OUT/dir/keep.txt"
+c() { contained "$@" 2>/dev/null && echo ok || echo failed; }
+ro() { CT_READ="$HELPERS:$T/ro" contained "$@" 2>/dev/null && echo ok || echo failed; }
+
+check "mkdir inside" "$(c mkdir "$ROOT/newdir")" "ok"
+check "mkdir outside" "$(c mkdir "$OUT/newdir")" "failed"
+check "mkdir through an outward dir link" "$(c mkdir dirlink-out/newdir)" "failed"
+check "mkdir in a read tree" "$(ro mkdir "$T/ro/newdir")" "failed"
+test -d "$OUT/newdir" && not_ok "an outside dir was made" || ok "no outside dir was made"
+
+echo x > "$ROOT/gone.txt"
+check "rm inside" "$(c rm "$ROOT/gone.txt")" "ok"
+check "rm outside" "$(c rm "$OUT/secret.txt")" "failed"
+check "rm through an outward dir link" "$(c rm dirlink-out/secret.txt)" "failed"
+check "rm -rf an outside tree" "$(c rm -rf "$OUT/dir")" "failed"
+check "rm in a read tree" "$(ro rm "$T/ro/data.txt")" "failed"
+check "the outside tree is intact" "$(cat "$OUT/secret.txt" "$OUT/dir/keep.txt")" "OUTSIDE
+keep"
+check "rmdir inside" "$(c rmdir "$ROOT/newdir")" "ok"
+check "rmdir outside" "$(c rmdir "$OUT/dir")" "failed"
+
+echo m > "$ROOT/move.txt"
+check "mv inside to inside" "$(c mv "$ROOT/move.txt" "$ROOT/sub/moved.txt")" "ok"
+check "mv inside to outside" "$(c mv "$ROOT/sub/moved.txt" "$OUT/moved.txt")" "failed"
+check "mv outside to inside" "$(c mv "$OUT/secret.txt" "$ROOT/stolen.txt")" "failed"
+check "python os.rename out" \
+	"$(c /usr/bin/python3 -c "import os; os.rename('$ROOT/sub/moved.txt', '$OUT/m.txt')")" "failed"
+test -e "$ROOT/sub/moved.txt" && ok "the moved file stayed inside" || not_ok "the file left"
+
+check "hard link inside to inside" "$(c ln "$ROOT/file.txt" "$ROOT/hard.txt")" "ok"
+check "hard link of an outside file into the root" "$(c ln "$OUT/secret.txt" "$ROOT/hard-out.txt")" "failed"
+check "hard link of a read-tree file into the root" "$(ro ln "$T/ro/data.txt" "$ROOT/hard-ro.txt")" "failed"
+check "symlink in the root to an outside path (text only)" "$(c ln -s "$OUT/secret.txt" "$ROOT/new-link")" "ok"
+check "reading through it is denied" "$(c cat "$ROOT/new-link")" "failed"
+check "symlink made outside" "$(c ln -s x "$OUT/new-link")" "failed"
+
+check "chmod inside" "$(c chmod 600 "$ROOT/file.txt")" "ok"
+check "chmod outside" "$(c chmod 600 "$OUT/secret.txt")" "failed"
+check "chmod through an outward link" "$(c chmod 600 link-out)" "failed"
+check "chmod in a read tree" "$(ro chmod 600 "$T/ro/data.txt")" "failed"
+check "outside mode unchanged" "$(stat -c %a "$OUT/secret.txt")" "644"
+check "chown inside" "$(c chown "$(id -u)" "$ROOT/file.txt")" "ok"
+check "chown outside" "$(c chown "$(id -u)" "$OUT/secret.txt")" "failed"
+check "python os.truncate inside" "$(c /usr/bin/python3 -c "import os; os.truncate('$ROOT/sub/a.txt', 0)")" "ok"
+check "python os.truncate outside" \
+	"$(c /usr/bin/python3 -c "import os; os.truncate('$OUT/secret.txt', 0)")" "failed"
+check "outside content unchanged" "$(cat "$OUT/secret.txt")" "OUTSIDE"
+
+out=$(contained ls "$ROOT/sub" 2>&1)
+check_match "ls inside" "$out" "*deep*"
+out=$(contained ls "$OUT" 2>&1)
+check_match "ls outside is denied" "$out" "*libcontain: denied*"
+case $out in *secret.txt*) not_ok "ls outside listed a name" ;; *) ok "ls outside listed no name" ;; esac
+out=$(contained /bin/sh -c "cd '$OUT' && ls" 2>&1)
+case $out in *secret.txt*) not_ok "cd out and ls: listed an outside name" ;; *) ok "cd out and ls: no outside name" ;; esac
+check_match "cd outside is denied" "$out" "*denied chdir*"
+check "cd inside works" "$(contained /bin/sh -c "cd '$ROOT/sub/deep' && ls -a" 2>/dev/null)" ".
+.."
+check "cd to a directory above the root, then a relative path in" \
+	"$(contained /bin/sh -c "cd '$T' && cat root/file.txt" 2>/dev/null)" "inside"
+out=$(contained /bin/sh -c "cd '$T' && ls" 2>&1)
+case $out in *root-evil*) not_ok "ls of the directory above the root listed names" ;; *) ok "ls above the root lists nothing" ;; esac
+check_match "ls above the root is denied" "$out" "*denied opendir*"
+finish

@@ -14,8 +14,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "contain.h"
 #include "interpose.h"
@@ -81,6 +87,25 @@ static int open_parent(const struct ct_policy *p, const char *op, int dirfd, con
 	if (fd < 0)
 		return -1;
 	t = v.tree;
+	if (t < 0 && need == CT_R) {
+		/* readlink of a directory above a tree or of a tree's root (as
+		 * readlink -f asks on the way): implied by the policy */
+		char fdname[40];
+		ssize_t rl;
+		size_t nl = strlen(name);
+
+		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+		rl = sys_readlinkat(AT_FDCWD, fdname, real, sizeof(real) - nl - 2);
+		if (rl > 0 && real[0] == '/') {
+			if (rl == 1)
+				rl = 0;
+			real[rl] = '/';
+			memcpy(real + rl + 1, name, nl + 1);
+			if (ct_is_ancestor(p, real, strlen(real)) ||
+			    ct_tree_exact(p, real, strlen(real), sys_getpid()) >= 0)
+				return fd;
+		}
+	}
 	if (t < 0) {
 		/* a directory above the trees: nothing in it may change */
 		sys_close(fd);
@@ -466,4 +491,251 @@ API int chdir(const char *path)
 	if (fd < 0)
 		return -1;
 	return done(fd, (int)syscall(SYS_fchdir, fd));
+}
+
+/* ---- readlink ---- */
+
+static ssize_t readlink_at(const char *op, int dirfd, const char *path, char *buf, size_t len)
+{
+	char name[NAME_BUF];
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (ssize_t)syscall(SYS_readlinkat, dirfd, path, buf, len);
+	fd = open_parent(p, op, dirfd, path, CT_R, name);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_readlinkat, fd, name, buf, len));
+}
+
+API ssize_t readlink(const char *path, char *buf, size_t len)
+{
+	return readlink_at("readlink", AT_FDCWD, path, buf, len);
+}
+
+API ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t len)
+{
+	return readlink_at("readlinkat", dirfd, path, buf, len);
+}
+
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen);
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len, size_t buflen);
+
+API ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		abort();	/* _FORTIFY_SOURCE: buffer overflow detected */
+	return readlink_at("__readlink_chk", AT_FDCWD, path, buf, len);
+}
+
+API ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		abort();
+	return readlink_at("__readlinkat_chk", dirfd, path, buf, len);
+}
+
+/*
+ * realpath: the checked object's own path, from /proc/self/fd (glibc's
+ * realpath walks with its internal readlink, which no wrapper sees, and
+ * would lstat and read links outside).
+ */
+static char *realpath_common(const char *op, const char *path, char *resolved)
+{
+	struct ct_verdict v;
+	char fdname[40], buf[4096];
+	ssize_t n;
+	int fd;
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return NULL;
+	}
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = p->active ? ct_checked_open(p, op, AT_FDCWD, path, O_PATH | O_CLOEXEC, 0, 0, 1, &v)
+		       : sys_openat(AT_FDCWD, path, O_PATH | O_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	n = sys_readlinkat(AT_FDCWD, fdname, buf, sizeof(buf) - 1);
+	done(fd, 0);
+	if (n <= 0 || buf[0] != '/') {
+		errno = n >= (ssize_t)sizeof(buf) - 1 ? ENAMETOOLONG : ENOENT;
+		return NULL;
+	}
+	buf[n] = 0;
+	if (!resolved)
+		return strdup(buf);
+	if (n >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	memcpy(resolved, buf, (size_t)n + 1);
+	return resolved;
+}
+
+API char *realpath(const char *path, char *resolved)
+{
+	return realpath_common("realpath", path, resolved);
+}
+
+API char *canonicalize_file_name(const char *path)
+{
+	return realpath_common("canonicalize_file_name", path, NULL);
+}
+
+/* ---- times, special files, file systems ---- */
+
+static int utimens_at(const char *op, int dirfd, const char *path, const struct timespec ts[2],
+		      int flags)
+{
+	struct ct_verdict v;
+	char fdname[40];
+	int nofollow = flags & AT_SYMLINK_NOFOLLOW, fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active || !path)	/* NULL path: the fd itself (futimens) */
+		return (int)syscall(SYS_utimensat, dirfd, path, ts, flags);
+	if ((flags & AT_EMPTY_PATH) && !*path)
+		return (int)syscall(SYS_utimensat, dirfd, path, ts, flags);
+	fd = ct_checked_open(p, op, dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0,
+			     CT_W, !nofollow, &v);
+	if (fd < 0)
+		return -1;
+	if (nofollow)	/* the link itself: by its name below the checked fd */
+		return done(fd, (int)syscall(SYS_utimensat, fd, "", ts, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	return done(fd, (int)syscall(SYS_utimensat, AT_FDCWD, fdname, ts, 0));
+}
+
+static const struct timespec *tv_to_ts(const struct timeval tv[2], struct timespec ts[2])
+{
+	if (!tv)
+		return NULL;
+	ts[0].tv_sec = tv[0].tv_sec;
+	ts[0].tv_nsec = tv[0].tv_usec * 1000;
+	ts[1].tv_sec = tv[1].tv_sec;
+	ts[1].tv_nsec = tv[1].tv_usec * 1000;
+	return ts;
+}
+
+API int utimensat(int dirfd, const char *path, const struct timespec ts[2], int flags)
+{
+	return utimens_at("utimensat", dirfd, path, ts, flags);
+}
+
+API int utimes(const char *path, const struct timeval tv[2])
+{
+	struct timespec ts[2];
+
+	return utimens_at("utimes", AT_FDCWD, path, tv_to_ts(tv, ts), 0);
+}
+
+API int lutimes(const char *path, const struct timeval tv[2])
+{
+	struct timespec ts[2];
+
+	return utimens_at("lutimes", AT_FDCWD, path, tv_to_ts(tv, ts), AT_SYMLINK_NOFOLLOW);
+}
+
+API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
+{
+	struct timespec ts[2];
+
+	return utimens_at("futimesat", dirfd, path, tv_to_ts(tv, ts), 0);
+}
+
+API int utime(const char *path, const struct utimbuf *t)
+{
+	struct timespec ts[2];
+
+	if (t) {
+		ts[0].tv_sec = t->actime;
+		ts[0].tv_nsec = 0;
+		ts[1].tv_sec = t->modtime;
+		ts[1].tv_nsec = 0;
+	}
+	return utimens_at("utime", AT_FDCWD, path, t ? ts : NULL, 0);
+}
+
+static int mknod_at(const char *op, int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+	char name[NAME_BUF];
+	int fd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_mknodat, dirfd, path, mode, dev);
+	fd = open_parent(p, op, dirfd, path, CT_W, name);
+	if (fd < 0)
+		return -1;
+	return done(fd, (int)syscall(SYS_mknodat, fd, name, mode, dev));
+}
+
+API int mknod(const char *path, mode_t mode, dev_t dev)
+{
+	return mknod_at("mknod", AT_FDCWD, path, mode, dev);
+}
+
+API int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
+{
+	return mknod_at("mknodat", dirfd, path, mode, dev);
+}
+
+API int mkfifo(const char *path, mode_t mode)
+{
+	return mknod_at("mkfifo", AT_FDCWD, path, (mode & 07777) | S_IFIFO, 0);
+}
+
+API int mkfifoat(int dirfd, const char *path, mode_t mode)
+{
+	return mknod_at("mkfifoat", dirfd, path, (mode & 07777) | S_IFIFO, 0);
+}
+
+/* statfs and statvfs: about the checked object's file system */
+static int fs_fd(const char *op, const char *path)
+{
+	struct ct_verdict v;
+	const struct ct_policy *p = ct_policy();
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return sys_openat(AT_FDCWD, path, O_PATH | O_CLOEXEC, 0);
+	return ct_checked_open(p, op, AT_FDCWD, path, O_PATH | O_CLOEXEC, 0, 0, 1, &v);
+}
+
+API int statfs(const char *path, struct statfs *buf)
+{
+	int fd = fs_fd("statfs", path);
+
+	return fd < 0 ? -1 : done(fd, fstatfs(fd, buf));
+}
+
+API int statfs64(const char *path, struct statfs64 *buf)
+{
+	int fd = fs_fd("statfs64", path);
+
+	return fd < 0 ? -1 : done(fd, fstatfs64(fd, buf));
+}
+
+API int statvfs(const char *path, struct statvfs *buf)
+{
+	int fd = fs_fd("statvfs", path);
+
+	return fd < 0 ? -1 : done(fd, fstatvfs(fd, buf));
+}
+
+API int statvfs64(const char *path, struct statvfs64 *buf)
+{
+	int fd = fs_fd("statvfs64", path);
+
+	return fd < 0 ? -1 : done(fd, fstatvfs64(fd, buf));
 }

@@ -53,6 +53,23 @@ check "python os.truncate outside" \
 	"$(c /usr/bin/python3 -c "import os; os.truncate('$OUT/secret.txt', 0)")" "failed"
 check "outside content unchanged" "$(cat "$OUT/secret.txt")" "OUTSIDE"
 
+# read-side and metadata calls
+check "readlink of a link inside" "$(contained readlink "$ROOT/link-out" 2>/dev/null)" "../outside/secret.txt"
+ln -s "$ROOT/file.txt" "$OUT/link-in-outside"
+check "readlink of a link outside" "$(c readlink "$OUT/link-in-outside")" "failed"
+check "readlink -f inside" "$(contained readlink -f "$ROOT/link-in" 2>/dev/null)" "$ROOT/file.txt"
+check "python realpath inside" \
+	"$(contained /usr/bin/python3 -c "import os; print(os.path.realpath('$ROOT/dirlink/a.txt'))" 2>/dev/null)" \
+	"$ROOT/sub/a.txt"
+check "realpath(1) through an outward link" "$(c realpath -e "$ROOT/link-abs-out")" "failed"
+check "touch inside" "$(c touch -d @0 "$ROOT/file.txt")" "ok"
+check "touch outside" "$(c touch -d @0 "$OUT/secret.txt")" "failed"
+check "outside mtime unchanged" "$([ "$(stat -c %Y "$OUT/secret.txt")" -gt 0 ] && echo later)" "later"
+check "mkfifo inside" "$(c mkfifo "$ROOT/fifo")" "ok"
+check "mkfifo outside" "$(c mkfifo "$OUT/fifo")" "failed"
+check_match "df inside" "$(c df "$ROOT")" "*ok"
+check "df of an outside path" "$(c df "$OUT/secret.txt")" "failed"
+
 out=$(contained ls "$ROOT/sub" 2>&1)
 check_match "ls inside" "$out" "*deep*"
 out=$(contained ls "$OUT" 2>&1)

@@ -843,6 +843,33 @@ static const char *env_get(char *const envp[], const char *name)
 	return NULL;
 }
 
+/* Run file with /bin/sh, as execvp does for a file the kernel cannot run. */
+static int exec_with_sh(const struct ct_policy *p, const char *op, const char *file,
+			char *const argv[], char *const envp[])
+{
+	size_t argc = 0, i, len;
+	char **nargv;
+	int e;
+
+	while (argv[argc])
+		argc++;
+	len = ((argc + 3) * sizeof(char *) + 4095) & ~(size_t)4095;
+	nargv = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (nargv == MAP_FAILED) {
+		errno = ENOMEM;
+		return -1;
+	}
+	nargv[0] = (char *)"/bin/sh";
+	nargv[1] = (char *)file;
+	for (i = 1; i <= argc; i++)
+		nargv[i + 1] = argv[i];
+	exec_checked(p, op, AT_FDCWD, "/bin/sh", nargv, envp, 0);
+	e = errno;
+	munmap(nargv, len);
+	errno = e;
+	return -1;
+}
+
 /*
  * execvpe's PATH search, as glibc does it: a name with a slash is executed
  * as is; otherwise each PATH entry is tried, ENOEXEC runs the file with
@@ -909,31 +936,9 @@ static int exec_search(const struct ct_policy *p, const char *op, const char *fi
 		}
 		exec_checked(p, op, AT_FDCWD, buf, argv, envp, 0);
 		switch (errno) {
-		case ENOEXEC: {
-			/* run it with the shell, as execvp does */
-			const char *sh_path = buf;
-			size_t argc = 0;
-			char **nargv;
-			size_t len;
-
-			while (argv[argc])
-				argc++;
-			len = ((argc + 3) * sizeof(char *) + 4095) & ~(size_t)4095;
-			nargv = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (nargv != MAP_FAILED) {
-				size_t i;
-
-				nargv[0] = (char *)"/bin/sh";
-				nargv[1] = (char *)sh_path;
-				for (i = 1; i <= argc; i++)
-					nargv[i + 1] = argv[i];
-				exec_checked(p, op, AT_FDCWD, "/bin/sh", nargv, envp, 0);
-				e = errno;
-				munmap(nargv, len);
-				errno = e;
-			}
+		case ENOEXEC:
+			exec_with_sh(p, op, buf, argv, envp);
 			goto done;
-		}
 		case EACCES:
 			saw_eacces = 1;
 			break;
@@ -954,28 +959,7 @@ done:
 	errno = e;
 	return -1;
 sh:
-	{
-		size_t argc = 0, i, len;
-		char **nargv;
-
-		while (argv[argc])
-			argc++;
-		len = ((argc + 3) * sizeof(char *) + 4095) & ~(size_t)4095;
-		nargv = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (nargv == MAP_FAILED) {
-			errno = ENOMEM;
-			return -1;
-		}
-		nargv[0] = (char *)"/bin/sh";
-		nargv[1] = (char *)file;
-		for (i = 1; i <= argc; i++)
-			nargv[i + 1] = argv[i];
-		exec_checked(p, op, AT_FDCWD, "/bin/sh", nargv, envp, 0);
-		e = errno;
-		munmap(nargv, len);
-		errno = e;
-		return -1;
-	}
+	return exec_with_sh(p, op, file, argv, envp);
 }
 
 API int execvpe(const char *file, char *const argv[], char *const envp[])

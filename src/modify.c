@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <limits.h>
@@ -738,4 +739,143 @@ API int statvfs64(const char *path, struct statvfs64 *buf)
 	int fd = fs_fd("statvfs64", path);
 
 	return fd < 0 ? -1 : done(fd, fstatvfs64(fd, buf));
+}
+
+/* ---- temporary files: glibc creates them with its internal open ---- */
+
+/*
+ * Replace the six X before suffixlen trailing bytes with random letters and
+ * create the file (or directory) through the checked open, as glibc's
+ * __gen_tempname does, up to 238328 tries (glibc's TMP_MAX).
+ */
+static int gen_temp(const char *op, char *tmpl, int suffixlen, int flags, int dir)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t len;
+	char *x;
+	unsigned tries;
+
+	if (!tmpl || suffixlen < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	len = strlen(tmpl);
+	if (len < 6 + (size_t)suffixlen || memcmp(tmpl + len - suffixlen - 6, "XXXXXX", 6) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	x = tmpl + len - suffixlen - 6;
+	for (tries = 0; tries < 238328; tries++) {
+		unsigned char r[6];
+		int i, fd;
+
+		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
+			return -1;
+		for (i = 0; i < 6; i++)
+			x[i] = letters[r[i] % (sizeof(letters) - 1)];
+		if (dir) {
+			fd = mkdir_at(op, AT_FDCWD, tmpl, 0700);
+		} else {
+			const struct ct_policy *p = ct_policy();
+			struct ct_verdict v;
+			int fl = (flags & ~O_ACCMODE) | O_RDWR | O_CREAT | O_EXCL;
+
+			if (!p) {
+				errno = EACCES;
+				return -1;
+			}
+			fd = p->active ? ct_checked_open(p, op, AT_FDCWD, tmpl, fl, 0600, CT_R | CT_W, 0, &v)
+				       : sys_openat(AT_FDCWD, tmpl, fl, 0600);
+		}
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+API int mkstemp(char *tmpl)
+{
+	return gen_temp("mkstemp", tmpl, 0, 0, 0);
+}
+
+API int mkstemp64(char *tmpl)
+{
+	return gen_temp("mkstemp64", tmpl, 0, 0, 0);
+}
+
+API int mkostemp(char *tmpl, int flags)
+{
+	return gen_temp("mkostemp", tmpl, 0, flags, 0);
+}
+
+API int mkostemp64(char *tmpl, int flags)
+{
+	return gen_temp("mkostemp64", tmpl, 0, flags, 0);
+}
+
+API int mkstemps(char *tmpl, int suffixlen)
+{
+	return gen_temp("mkstemps", tmpl, suffixlen, 0, 0);
+}
+
+API int mkstemps64(char *tmpl, int suffixlen)
+{
+	return gen_temp("mkstemps64", tmpl, suffixlen, 0, 0);
+}
+
+API int mkostemps(char *tmpl, int suffixlen, int flags)
+{
+	return gen_temp("mkostemps", tmpl, suffixlen, flags, 0);
+}
+
+API int mkostemps64(char *tmpl, int suffixlen, int flags)
+{
+	return gen_temp("mkostemps64", tmpl, suffixlen, flags, 0);
+}
+
+API char *mkdtemp(char *tmpl)
+{
+	return gen_temp("mkdtemp", tmpl, 0, 0, 1) == 0 ? tmpl : NULL;
+}
+
+/*
+ * tmpfile: an unnamed file in the private temp dir (glibc's goes to /tmp,
+ * which is not allowed, through its internal open).
+ */
+static FILE *tmpfile_common(const char *op)
+{
+	const struct ct_policy *p = ct_policy();
+	const char *dir;
+	FILE *f;
+	int fd;
+
+	if (!p) {
+		errno = EACCES;
+		return NULL;
+	}
+	dir = p->active && p->tmpdir ? p->tmpdir : "/tmp";
+	if (p->active) {
+		struct ct_verdict v;
+
+		fd = ct_checked_open(p, op, AT_FDCWD, dir, O_TMPFILE | O_RDWR, 0600, CT_R | CT_W, 1, &v);
+	} else {
+		fd = sys_openat(AT_FDCWD, dir, O_TMPFILE | O_RDWR, 0600);
+	}
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w+");
+	if (!f)
+		done(fd, 0);
+	return f;
+}
+
+API FILE *tmpfile(void)
+{
+	return tmpfile_common("tmpfile");
+}
+
+API FILE *tmpfile64(void)
+{
+	return tmpfile_common("tmpfile64");
 }

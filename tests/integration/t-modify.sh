@@ -70,6 +70,25 @@ check "mkfifo outside" "$(c mkfifo "$OUT/fifo")" "failed"
 check_match "df inside" "$(c df "$ROOT")" "*ok"
 check "df of an outside path" "$(c df "$OUT/secret.txt")" "failed"
 
+# temporary files: glibc would create them through its internal open
+check "mktemp in the root" "$(c mktemp "$ROOT/tmp.XXXXXX")" "$(ls -d "$ROOT"/tmp.* 2>/dev/null)
+ok"
+check "mktemp outside" "$(c mktemp "$OUT/tmp.XXXXXX")" "failed"
+check "mktemp -d outside" "$(c mktemp -d "$OUT/d.XXXXXX")" "failed"
+check "no temp file was made outside" "$(ls "$OUT" | grep -c -e '^tmp\.' -e '^d\.')" "0"
+check "python mkstemp in /tmp lands in the private TMPDIR" \
+	"$(contained /usr/bin/python3 -c "import tempfile; f = tempfile.mkstemp(); print(f[1].startswith('$T/tmp/'))" 2>/dev/null)" "True"
+check "python mkstemp outside" \
+	"$(c /usr/bin/python3 -c "import tempfile; tempfile.mkstemp(dir='$OUT')")" "failed"
+mk() { contained /usr/bin/python3 -c "import ctypes; l = ctypes.CDLL(None); b = ctypes.create_string_buffer(b'$1'); print('ok' if l.$2(b) not in (-1, 0) else 'failed')" 2>/dev/null; }
+check "libc mkstemp in the root" "$(mk "$ROOT/c.XXXXXX" mkstemp)" "ok"
+check "libc mkstemp outside" "$(mk "$OUT/c.XXXXXX" mkstemp)" "failed"
+check "libc mkdtemp in the root" "$(mk "$ROOT/e.XXXXXX" mkdtemp)" "ok"
+check "libc mkdtemp outside" "$(mk "$OUT/e.XXXXXX" mkdtemp)" "failed"
+check "nothing made outside by libc's mkstemp/mkdtemp" "$(ls "$OUT" | grep -c -e '^c\.' -e '^e\.')" "0"
+check "tmpfile() works (in the private TMPDIR)" \
+	"$(contained /usr/bin/python3 -c "import ctypes; l = ctypes.CDLL(None); l.tmpfile.restype = ctypes.c_void_p; print(bool(l.tmpfile()))" 2>/dev/null)" "True"
+
 out=$(contained ls "$ROOT/sub" 2>&1)
 check_match "ls inside" "$out" "*deep*"
 out=$(contained ls "$OUT" 2>&1)

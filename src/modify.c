@@ -11,6 +11,9 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <glob.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -878,4 +881,131 @@ API FILE *tmpfile(void)
 API FILE *tmpfile64(void)
 {
 	return tmpfile_common("tmpfile64");
+}
+
+/* ---- directory walkers that glibc runs on its internal opendir ---- */
+
+typedef int (*glob_fn)(const char *, int, int (*)(const char *, int), glob_t *);
+
+static void *glob_opendir(const char *path)
+{
+	return opendir(path);
+}
+
+static struct dirent *glob_readdir(void *d)
+{
+	return readdir(d);
+}
+
+static void glob_closedir(void *d)
+{
+	closedir(d);
+}
+
+/*
+ * glob: glibc's own directory reading would not pass through opendir; with
+ * GLOB_ALTDIRFUNC it calls the functions it is given, ours. A caller that
+ * brings its own functions keeps them (they reach the wrappers anyway).
+ */
+API int glob(const char *pattern, int flags, int (*errfunc)(const char *, int), glob_t *pglob)
+{
+	static glob_fn real;
+	const struct ct_policy *p = ct_policy();
+
+	if (!real)
+		real = (glob_fn)dlsym(RTLD_NEXT, "glob");
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return GLOB_ABORTED;
+	}
+	if (p->active && !(flags & GLOB_ALTDIRFUNC)) {
+		pglob->gl_opendir = glob_opendir;
+		pglob->gl_readdir = glob_readdir;
+		pglob->gl_closedir = glob_closedir;
+		pglob->gl_stat = stat;
+		pglob->gl_lstat = lstat;
+		flags |= GLOB_ALTDIRFUNC;
+	}
+	return real(pattern, flags, errfunc, pglob);
+}
+
+/* scandir: read through the checked opendir, then filter and sort as glibc. */
+static int scan_dir(DIR *d, struct dirent ***namelist, int (*filter)(const struct dirent *),
+		    int (*compar)(const struct dirent **, const struct dirent **))
+{
+	struct dirent **list = NULL, *de;
+	size_t n = 0, cap = 0;
+	int e;
+
+	if (!d)
+		return -1;
+	errno = 0;
+	while ((de = readdir(d)) != NULL) {
+		struct dirent *copy;
+		size_t sz;
+
+		if (filter && !filter(de)) {
+			errno = 0;
+			continue;
+		}
+		if (n == cap) {
+			struct dirent **nl = realloc(list, (cap = cap ? 2 * cap : 16) * sizeof(*list));
+
+			if (!nl)
+				goto fail;
+			list = nl;
+		}
+		sz = offsetof(struct dirent, d_name) + strlen(de->d_name) + 1;
+		copy = malloc(sz);
+		if (!copy)
+			goto fail;
+		memcpy(copy, de, sz);
+		list[n++] = copy;
+		errno = 0;
+	}
+	if (errno)
+		goto fail;
+	closedir(d);
+	if (compar && n > 1)
+		qsort(list, n, sizeof(*list), (int (*)(const void *, const void *))compar);
+	*namelist = list;
+	return (int)n;
+fail:
+	e = errno ? errno : ENOMEM;
+	while (n)
+		free(list[--n]);
+	free(list);
+	closedir(d);
+	errno = e;
+	return -1;
+}
+
+API int scandir(const char *dir, struct dirent ***namelist, int (*filter)(const struct dirent *),
+		int (*compar)(const struct dirent **, const struct dirent **))
+{
+	return scan_dir(opendir(dir), namelist, filter, compar);
+}
+
+API int scandirat(int dirfd, const char *dir, struct dirent ***namelist,
+		  int (*filter)(const struct dirent *),
+		  int (*compar)(const struct dirent **, const struct dirent **))
+{
+	struct ct_verdict v;
+	const struct ct_policy *p = ct_policy();
+	int fd;
+	DIR *d;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	fd = p->active ? ct_checked_open(p, "scandirat", dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+					 0, CT_R, 1, &v)
+		       : sys_openat(dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	d = fdopendir(fd);
+	if (!d)
+		return done(fd, -1);
+	return scan_dir(d, namelist, filter, compar);
 }

@@ -5,7 +5,9 @@
  * call itself ran (the outcome is in the output), 2 on usage errors.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -170,6 +172,38 @@ int main(int argc, char **argv)
 		environ = env;
 		s = system(path);
 		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : -1);
+		return 0;
+	}
+	if (!strcmp(op, "glob")) {	/* probe glob PATTERN: the matches, one a line */
+		glob_t g;
+		size_t i;
+		int r = glob(path, 0, NULL, &g);
+
+		if (r == GLOB_NOMATCH) {
+			printf("nomatch\n");
+			return 0;
+		}
+		if (r != 0) {
+			printf("error %d\n", r);
+			return 0;
+		}
+		for (i = 0; i < g.gl_pathc; i++)
+			printf("%s\n", g.gl_pathv[i]);
+		globfree(&g);
+		return 0;
+	}
+	if (!strcmp(op, "scandir")) {	/* probe scandir DIR: the names, sorted */
+		struct dirent **list;
+		int n = scandir(path, &list, NULL, alphasort), i;
+
+		if (n < 0)
+			return report(-1);
+		for (i = 0; i < n; i++) {
+			if (list[i]->d_name[0] != '.')
+				printf("%s\n", list[i]->d_name);
+			free(list[i]);
+		}
+		free(list);
 		return 0;
 	}
 	if (!strcmp(op, "stat"))

@@ -89,6 +89,14 @@ check "nothing made outside by libc's mkstemp/mkdtemp" "$(ls "$OUT" | grep -c -e
 check "tmpfile() works (in the private TMPDIR)" \
 	"$(contained /usr/bin/python3 -c "import ctypes; l = ctypes.CDLL(None); l.tmpfile.restype = ctypes.c_void_p; print(bool(l.tmpfile()))" 2>/dev/null)" "True"
 
+# glibc's glob and scandir read directories with its internal opendir
+check "glob inside" "$(probe glob "$ROOT/sub/a*.txt")" "$ROOT/sub/a.txt"
+check "glob outside finds nothing" "$(probe glob "$OUT/s*")" "nomatch"
+check "glob through an outward dir link finds nothing" "$(probe glob "$ROOT/dirlink-out/s*")" "nomatch"
+check "the same glob bare does find it" "$("$HELPERS/probe" glob "$OUT/s*")" "$OUT/secret.txt"
+check "scandir inside" "$(probe scandir "$ROOT/sub/deep")" ""
+check "scandir outside" "$(probe scandir "$OUT")" "EACCES"
+
 out=$(contained ls "$ROOT/sub" 2>&1)
 check_match "ls inside" "$out" "*deep*"
 out=$(contained ls "$OUT" 2>&1)

@@ -24,6 +24,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/time.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include <utime.h>
 
@@ -1008,4 +1009,140 @@ API int scandirat(int dirfd, const char *dir, struct dirent ***namelist,
 	if (!d)
 		return done(fd, -1);
 	return scan_dir(d, namelist, filter, compar);
+}
+
+/* ---- extended attributes: on the checked object, through its fd ---- */
+
+/*
+ * Open the object (following the last link unless nofollow) with need and
+ * name it as /proc/self/fd/N in fdname: the *xattr calls then act on that
+ * very inode (a magic link jumps to it, a symlink's own included).
+ */
+static int xattr_fd(const char *op, const char *path, int nofollow, unsigned need, char *fdname)
+{
+	struct ct_verdict v;
+	const struct ct_policy *p = ct_policy();
+	int fd;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return -2;
+	fd = ct_checked_open(p, op, AT_FDCWD, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0,
+			     need, !nofollow, &v);
+	if (fd >= 0)
+		snprintf(fdname, 40, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+#define XATTR_GET(fn, sysno, nofollow)                                                     \
+	API ssize_t fn(const char *path, const char *name, void *value, size_t size)       \
+	{                                                                                  \
+		char fdname[40];                                                           \
+		int fd = xattr_fd(#fn, path, nofollow, 0, fdname);                         \
+		if (fd == -2)                                                              \
+			return (ssize_t)syscall(sysno, path, name, value, size);           \
+		if (fd < 0)                                                                \
+			return -1;                                                         \
+		return done(fd, (int)syscall(SYS_getxattr, fdname, name, value, size));    \
+	}
+
+XATTR_GET(getxattr, SYS_getxattr, 0)
+XATTR_GET(lgetxattr, SYS_lgetxattr, 1)
+
+#define XATTR_LIST(fn, sysno, nofollow)                                                    \
+	API ssize_t fn(const char *path, char *list, size_t size)                          \
+	{                                                                                  \
+		char fdname[40];                                                           \
+		int fd = xattr_fd(#fn, path, nofollow, 0, fdname);                         \
+		if (fd == -2)                                                              \
+			return (ssize_t)syscall(sysno, path, list, size);                  \
+		if (fd < 0)                                                                \
+			return -1;                                                         \
+		return done(fd, (int)syscall(SYS_listxattr, fdname, list, size));          \
+	}
+
+XATTR_LIST(listxattr, SYS_listxattr, 0)
+XATTR_LIST(llistxattr, SYS_llistxattr, 1)
+
+#define XATTR_SET(fn, sysno, nofollow)                                                       \
+	API int fn(const char *path, const char *name, const void *value, size_t size, int flags) \
+	{                                                                                    \
+		char fdname[40];                                                             \
+		int fd = xattr_fd(#fn, path, nofollow, CT_W, fdname);                        \
+		if (fd == -2)                                                                \
+			return (int)syscall(sysno, path, name, value, size, flags);          \
+		if (fd < 0)                                                                  \
+			return -1;                                                           \
+		return done(fd, (int)syscall(SYS_setxattr, fdname, name, value, size, flags)); \
+	}
+
+XATTR_SET(setxattr, SYS_setxattr, 0)
+XATTR_SET(lsetxattr, SYS_lsetxattr, 1)
+
+#define XATTR_REMOVE(fn, sysno, nofollow)                                                  \
+	API int fn(const char *path, const char *name)                                     \
+	{                                                                                  \
+		char fdname[40];                                                           \
+		int fd = xattr_fd(#fn, path, nofollow, CT_W, fdname);                      \
+		if (fd == -2)                                                              \
+			return (int)syscall(sysno, path, name);                            \
+		if (fd < 0)                                                                \
+			return -1;                                                         \
+		return done(fd, (int)syscall(SYS_removexattr, fdname, name));              \
+	}
+
+XATTR_REMOVE(removexattr, SYS_removexattr, 0)
+XATTR_REMOVE(lremovexattr, SYS_lremovexattr, 1)
+
+/* ---- fchdir, chroot ---- */
+
+/* fchdir: only to a directory in a tree or above one, like chdir. */
+API int fchdir(int fd)
+{
+	struct ct_verdict v;
+	struct stat a, b;
+	char fdname[40], path[4096];
+	ssize_t n;
+	int cfd;
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_fchdir, fd);
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	n = sys_readlinkat(AT_FDCWD, fdname, path, sizeof(path) - 1);
+	if (n <= 0 || path[0] != '/')	/* not a directory fd: the kernel says so */
+		return (int)syscall(SYS_fchdir, fd);
+	path[n] = 0;
+	cfd = ct_checked_open(p, "fchdir", AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, 0, 1, &v);
+	if (cfd < 0)
+		return -1;
+	if (sys_fstatat(fd, "", &a, AT_EMPTY_PATH) < 0 || sys_fstatat(cfd, "", &b, AT_EMPTY_PATH) < 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		v.reason = CT_UNVERIFIABLE;
+		v.detail = "the directory moved";
+		ct_report(p, "fchdir", path, &v);
+		errno = EACCES;
+		return done(cfd, -1);
+	}
+	return done(cfd, (int)syscall(SYS_fchdir, cfd));
+}
+
+/*
+ * chroot would change what every absolute path means to the kernel but not
+ * to the policy: refused inside a contained process.
+ */
+API int chroot(const char *path)
+{
+	struct ct_verdict v = { CT_DENIED, -1, NULL, "" };
+
+	POLICY_OR_FAIL(p);
+	if (!p->active)
+		return (int)syscall(SYS_chroot, path);
+	v.detail = NULL;
+	ct_report(p, "chroot", path, &v);
+	errno = EPERM;
+	return -1;
 }

@@ -97,6 +97,22 @@ check "the same glob bare does find it" "$("$HELPERS/probe" glob "$OUT/s*")" "$O
 check "scandir inside" "$(probe scandir "$ROOT/sub/deep")" ""
 check "scandir outside" "$(probe scandir "$OUT")" "EACCES"
 
+# extended attributes (user.* on the same file system as the fixture)
+if setfattr -n user.t -v 1 "$ROOT/file.txt" 2>/dev/null; then
+	setfattr -n user.t -v 1 "$OUT/secret.txt"
+	check_match "getfattr inside" "$(c getfattr -n user.t "$ROOT/file.txt")" "*user.t=*ok"
+	check "getfattr outside" "$(c getfattr -n user.t "$OUT/secret.txt")" "failed"
+	check "setfattr inside" "$(c setfattr -n user.u -v 2 "$ROOT/file.txt")" "ok"
+	check "setfattr outside" "$(c setfattr -n user.u -v 2 "$OUT/secret.txt")" "failed"
+	check "setfattr in a read tree" "$(ro setfattr -n user.u -v 2 "$T/ro/data.txt")" "failed"
+	check "removexattr outside" "$(c setfattr -x user.t "$OUT/secret.txt")" "failed"
+	check "the outside attribute is intact" "$(getfattr --only-values -n user.t "$OUT/secret.txt" 2>/dev/null)" "1"
+fi
+check "python chroot is refused" \
+	"$(c /usr/bin/python3 -c "import os; os.chroot('$ROOT')")" "failed"
+check "python fchdir into the root" \
+	"$(contained /usr/bin/python3 -c "import os; fd = os.open('$ROOT/sub', os.O_RDONLY); os.fchdir(fd); print(open('a.txt').read() == '')" 2>/dev/null)" "True"
+
 out=$(contained ls "$ROOT/sub" 2>&1)
 check_match "ls inside" "$out" "*deep*"
 out=$(contained ls "$OUT" 2>&1)

@@ -1,0 +1,241 @@
+/*
+ * net.c: unix socket addresses, dlopen, and calls that watch or name a
+ * path (inotify, fanotify, name_to_handle_at).
+ *
+ * A pathname unix socket (/var/run/docker.sock) is a file: connect and
+ * sendto need it in a writable tree (connecting is writing to it); bind
+ * creates it, which needs its directory in a writable tree. The call is
+ * made on the checked object through /proc/self/fd/N (the kernel follows
+ * the magic link to that very inode). Abstract addresses (a leading NUL)
+ * name no file and pass unchanged.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "contain.h"
+#include "interpose.h"
+#include "report.h"
+#include "sys.h"
+
+/* The path in a unix address, NUL-terminated in out; 0 when there is none. */
+static int unix_path(const struct sockaddr *addr, socklen_t len, char *out, size_t outlen)
+{
+	const struct sockaddr_un *un = (const struct sockaddr_un *)addr;
+	size_t n;
+
+	if (!addr || len <= offsetof(struct sockaddr_un, sun_path) || addr->sa_family != AF_UNIX ||
+	    un->sun_path[0] == 0)
+		return 0;
+	n = len - offsetof(struct sockaddr_un, sun_path);
+	if (n > sizeof(un->sun_path))
+		n = sizeof(un->sun_path);
+	n = strnlen(un->sun_path, n);
+	if (n >= outlen)
+		return 0;
+	memcpy(out, un->sun_path, n);
+	out[n] = 0;
+	return 1;
+}
+
+/*
+ * The address to use instead of addr: /proc/self/fd/N for the checked
+ * socket file (connect, sendto), or /proc/self/fd/N/name for its checked
+ * directory (bind). Returns the fd to close after the call, -2 when addr
+ * is not a pathname address (use it as is), -1 on denial.
+ */
+static int checked_addr(const char *op, const struct sockaddr *addr, socklen_t len, int create,
+			struct sockaddr_un *out, socklen_t *outlen)
+{
+	char path[sizeof(out->sun_path) + 1], *slash;
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int fd, k;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active || !unix_path(addr, len, path, sizeof(path)))
+		return -2;
+	memset(out, 0, sizeof(*out));
+	out->sun_family = AF_UNIX;
+	if (!create) {
+		fd = ct_checked_open(p, op, AT_FDCWD, path, O_PATH | O_CLOEXEC, 0, CT_W, 1, &v);
+		if (fd < 0)
+			return -1;
+		k = snprintf(out->sun_path, sizeof(out->sun_path), "/proc/self/fd/%d", fd);
+	} else {
+		const char *name;
+		char dir[sizeof(path)];
+
+		slash = strrchr(path, '/');
+		name = slash ? slash + 1 : path;
+		if (!slash)
+			memcpy(dir, ".", 2);
+		else if (slash == path)
+			memcpy(dir, "/", 2);
+		else {
+			memcpy(dir, path, (size_t)(slash - path));
+			dir[slash - path] = 0;
+		}
+		fd = ct_checked_open(p, op, AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, CT_W, 1, &v);
+		if (fd < 0)
+			return -1;
+		k = snprintf(out->sun_path, sizeof(out->sun_path), "/proc/self/fd/%d/%s", fd, name);
+	}
+	if (k < 0 || (size_t)k >= sizeof(out->sun_path)) {
+		int e = ENAMETOOLONG;
+
+		sys_close(fd);
+		errno = e;
+		return -1;
+	}
+	*outlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)k + 1);
+	return fd;
+}
+
+static int finish(int fd, int r)
+{
+	int e = errno;
+
+	if (fd >= 0)
+		sys_close(fd);
+	errno = e;
+	return r;
+}
+
+API int connect(int sock, const struct sockaddr *addr, socklen_t len)
+{
+	struct sockaddr_un un;
+	socklen_t ul;
+	int fd = checked_addr("connect", addr, len, 0, &un, &ul);
+
+	if (fd == -1)
+		return -1;
+	if (fd == -2)
+		return (int)syscall(SYS_connect, sock, addr, len);
+	return finish(fd, (int)syscall(SYS_connect, sock, &un, ul));
+}
+
+API int bind(int sock, const struct sockaddr *addr, socklen_t len)
+{
+	struct sockaddr_un un;
+	socklen_t ul;
+	int fd = checked_addr("bind", addr, len, 1, &un, &ul);
+
+	if (fd == -1)
+		return -1;
+	if (fd == -2)
+		return (int)syscall(SYS_bind, sock, addr, len);
+	return finish(fd, (int)syscall(SYS_bind, sock, &un, ul));
+}
+
+API ssize_t sendto(int sock, const void *buf, size_t n, int flags, const struct sockaddr *addr,
+		   socklen_t len)
+{
+	struct sockaddr_un un;
+	socklen_t ul;
+	int fd = checked_addr("sendto", addr, len, 0, &un, &ul);
+
+	if (fd == -1)
+		return -1;
+	if (fd == -2)
+		return (ssize_t)syscall(SYS_sendto, sock, buf, n, flags, addr, len);
+	return finish(fd, (int)syscall(SYS_sendto, sock, buf, n, flags, &un, ul));
+}
+
+API ssize_t sendmsg(int sock, const struct msghdr *msg, int flags)
+{
+	struct sockaddr_un un;
+	struct msghdr m;
+	socklen_t ul;
+	int fd = msg ? checked_addr("sendmsg", msg->msg_name, msg->msg_namelen, 0, &un, &ul) : -2;
+
+	if (fd == -1)
+		return -1;
+	if (fd == -2)
+		return (ssize_t)syscall(SYS_sendmsg, sock, msg, flags);
+	m = *msg;
+	m.msg_name = &un;
+	m.msg_namelen = ul;
+	return finish(fd, (int)syscall(SYS_sendmsg, sock, &m, flags));
+}
+
+/*
+ * dlopen of a path (one with a slash) needs it in a tree; the loader opens
+ * it again itself (see SECURITY.md). A bare name is searched by the loader
+ * in its own path and passes unchanged.
+ */
+API void *dlopen(const char *path, int mode)
+{
+	static void *(*real)(const char *, int);
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int fd;
+
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	if (!real)
+		return NULL;
+	if (p && p->active && path && strchr(path, '/')) {
+		fd = ct_checked_open(p, "dlopen", AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0, CT_R, 1, &v);
+		if (fd < 0)
+			return NULL;	/* dlerror() has nothing to say: see errno */
+		sys_close(fd);
+	} else if (!p) {
+		return NULL;
+	}
+	return real(path, mode);
+}
+
+/* inotify_add_watch: the checked object, through its magic link. */
+API int inotify_add_watch(int ifd, const char *path, uint32_t mask)
+{
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	char fdname[40];
+	int nofollow = (mask & IN_DONT_FOLLOW) != 0, fd;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active)
+		return (int)syscall(SYS_inotify_add_watch, ifd, path, mask);
+	fd = ct_checked_open(p, "inotify_add_watch", AT_FDCWD, path,
+			     O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0, 0, !nofollow, &v);
+	if (fd < 0)
+		return -1;
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	return finish(fd, (int)syscall(SYS_inotify_add_watch, ifd, fdname, mask & ~IN_DONT_FOLLOW));
+}
+
+/* name_to_handle_at: a handle for the checked object (AT_EMPTY_PATH on its fd). */
+API int name_to_handle_at(int dirfd, const char *path, struct file_handle *h, int *mount_id, int flags)
+{
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int follow = (flags & AT_SYMLINK_FOLLOW) != 0, fd;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active || ((flags & AT_EMPTY_PATH) && path && !*path))
+		return (int)syscall(SYS_name_to_handle_at, dirfd, path, h, mount_id, flags);
+	fd = ct_checked_open(p, "name_to_handle_at", dirfd, path,
+			     O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0, 0, follow, &v);
+	if (fd < 0)
+		return -1;
+	return finish(fd, (int)syscall(SYS_name_to_handle_at, fd, "", h, mount_id,
+				       AT_EMPTY_PATH | (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))));
+}

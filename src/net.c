@@ -14,6 +14,10 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <sys/mman.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -238,4 +242,137 @@ API int name_to_handle_at(int dirfd, const char *path, struct file_handle *h, in
 		return -1;
 	return finish(fd, (int)syscall(SYS_name_to_handle_at, fd, "", h, mount_id,
 				       AT_EMPTY_PATH | (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))));
+}
+
+/*
+ * POSIX IPC names (shm_open, sem_open, mq_open and their unlink) are no
+ * path in the trees: they name objects every process on the machine shares
+ * (/dev/shm, the mqueue fs). A contained process gets a namespace of its
+ * own: each name is prefixed with a tag of the root, so processes of one
+ * root share their objects and see no one else's.
+ */
+static const char *ipc_name(const struct ct_policy *p, const char *name, char *buf, size_t len)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	const char *s;
+	int k;
+
+	if (!p || !p->active || !name)
+		return name;
+	/* the tag: the root's real path, as every process of the run has it */
+	for (k = 0; k < p->nenv; k++)
+		if (strncmp(p->env[k], "CONTAIN_ROOT=", 13) == 0)
+			for (s = p->env[k]; *s; s++)
+				h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	k = snprintf(buf, len, "/ct%012llx.%s", h & 0xffffffffffffULL, name[0] == '/' ? name + 1 : name);
+	return k > 0 && (size_t)k < len ? buf : NULL;
+}
+
+#define IPC_REAL(type, name, ...)                                   \
+	static type (*real)(__VA_ARGS__);                           \
+	if (!real)                                                  \
+		real = (type (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name)
+
+API int shm_open(const char *name, int oflag, mode_t mode)
+{
+	char buf[300];
+	const char *n;
+
+	IPC_REAL(int, "shm_open", const char *, int, mode_t);
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return -1;
+	}
+	return real(n, oflag, mode);
+}
+
+API int shm_unlink(const char *name)
+{
+	char buf[300];
+	const char *n;
+
+	IPC_REAL(int, "shm_unlink", const char *);
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return -1;
+	}
+	return real(n);
+}
+
+API sem_t *sem_open(const char *name, int oflag, ...)
+{
+	char buf[300];
+	const char *n;
+	mode_t mode = 0;
+	unsigned value = 0;
+
+	IPC_REAL(sem_t *, "sem_open", const char *, int, ...);
+	if (oflag & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, oflag);
+		mode = va_arg(ap, mode_t);
+		value = va_arg(ap, unsigned);
+		va_end(ap);
+	}
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return SEM_FAILED;
+	}
+	return (oflag & O_CREAT) ? real(n, oflag, mode, value) : real(n, oflag);
+}
+
+API int sem_unlink(const char *name)
+{
+	char buf[300];
+	const char *n;
+
+	IPC_REAL(int, "sem_unlink", const char *);
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return -1;
+	}
+	return real(n);
+}
+
+API mqd_t mq_open(const char *name, int oflag, ...)
+{
+	char buf[300];
+	const char *n;
+	mode_t mode = 0;
+	struct mq_attr *attr = NULL;
+
+	IPC_REAL(mqd_t, "mq_open", const char *, int, ...);
+	if (oflag & O_CREAT) {
+		va_list ap;
+
+		va_start(ap, oflag);
+		mode = va_arg(ap, mode_t);
+		attr = va_arg(ap, struct mq_attr *);
+		va_end(ap);
+	}
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return (mqd_t)-1;
+	}
+	return (oflag & O_CREAT) ? real(n, oflag, mode, attr) : real(n, oflag);
+}
+
+API int mq_unlink(const char *name)
+{
+	char buf[300];
+	const char *n;
+
+	IPC_REAL(int, "mq_unlink", const char *);
+	n = ipc_name(ct_policy(), name, buf, sizeof(buf));
+	if (!real || !n) {
+		errno = !real ? ENOSYS : ENAMETOOLONG;
+		return -1;
+	}
+	return real(n);
 }

@@ -50,7 +50,8 @@ static const char *const new_kind[] = {
 	"bind", "mkstemp", "mkstemp64", "mkostemp", "mkostemp64", "mkstemps", "mkstemps64",
 	"mkostemps", "mkostemps64", "mkdtemp", "creat", "creat64", NULL,
 };
-static const char *const no_path[] = { "tmpfile", "tmpfile64", NULL };
+static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_unlink", "sem_open",
+				       "sem_unlink", "mq_open", "mq_unlink", NULL };
 
 static int in(const char *s, const char *const *list)
 {

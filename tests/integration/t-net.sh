@@ -76,4 +76,17 @@ l = ctypes.CDLL(None, use_errno=True); fd = l.inotify_init()
 print('ok' if l.inotify_add_watch(fd, sys.argv[1].encode(), 2) > 0 else 'errno %d' % ctypes.get_errno())" "$1" 2>/dev/null; }
 check "inotify watch in the root" "$(iw "$ROOT/file.txt")" "ok"
 check "inotify watch outside" "$(iw "$OUT/secret.txt")" "errno 13"
+# POSIX IPC: a namespace per root
+shm() { contained $PY -c "
+import ctypes, os, sys
+l = ctypes.CDLL(None, use_errno=True)
+fd = l.shm_open(b'/libcontain-test-$$', os.O_RDWR | (os.O_CREAT if sys.argv[1] == 'create' else 0), 0o600)
+print('ok' if fd >= 0 else 'errno %d' % ctypes.get_errno())" "$1" 2>/dev/null; }
+check "shm_open creates in the root's namespace" "$(shm create)" "ok"
+check "another process of the root sees it" "$(shm open)" "ok"
+test -e "/dev/shm/libcontain-test-$$" && not_ok "the bare name exists in /dev/shm" || ok "the bare name is not used"
+check "it lives under a root-tagged name" "$(ls /dev/shm | grep -c "^ct[0-9a-f]*\.libcontain-test-$$\$")" "1"
+rm -f /dev/shm/ct*.libcontain-test-$$
+check "python multiprocessing locks (sem_open) work" \
+	"$(contained $PY -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); l.release(); print("ok")' 2>/dev/null)" "ok"
 finish

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <wordexp.h>
 
 #include "contain.h"
 #include "interpose.h"
@@ -235,6 +236,66 @@ static char *filter_path(const struct ct_policy *p, const char *path)
 }
 
 /*
+ * Variables that make glibc open files by name with its internal open (no
+ * wrapper sees it): TZ and TZDIR (zone files), LOCPATH (locales), NLSPATH
+ * (message catalogs), GCONV_PATH (iconv modules, loaded as code),
+ * HOSTALIASES, DATEMSK. One that names a place outside the trees is removed
+ * at load (and reported), so neither this process nor its children use it.
+ */
+static const char *const steer_vars[] = {
+	"TZ=", "TZDIR=", "LOCPATH=", "NLSPATH=", "GCONV_PATH=", "HOSTALIASES=", "DATEMSK=",
+};
+
+/* Does every path in the colon list value lie (lexically) in a tree? */
+static int steer_ok(const struct ct_policy *p, const char *var, const char *value)
+{
+	const char *s = value;
+
+	if (!strcmp(var, "TZ=")) {
+		/* ":file" or "/file" name a zone file; a POSIX TZ string names none */
+		if (*s == ':')
+			s++;
+		if (*s != '/')
+			return !strstr(s, "..");	/* relative to TZDIR, which is checked */
+		return !strstr(s, "/..") && maybe_inside(p, s, strlen(s));
+	}
+	while (*s) {
+		size_t n = strcspn(s, ":");
+		size_t k = strcspn(s, "%");	/* NLSPATH templates: the fixed part */
+
+		if (k < n)
+			n = k;
+		if (n && (s[0] != '/' || memmem(s, n, "/..", 3) || !maybe_inside(p, s, n)))
+			return 0;
+		s += strcspn(s, ":");
+		if (*s == ':')
+			s++;
+	}
+	return 1;
+}
+
+static void drop_steering(const struct ct_policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(steer_vars) / sizeof(steer_vars[0]); i++) {
+		size_t vl = strlen(steer_vars[i]);
+		int j;
+
+		for (j = 0; environ && environ[j]; j++) {
+			if (strncmp(environ[j], steer_vars[i], vl) == 0 &&
+			    !steer_ok(p, steer_vars[i], environ[j] + vl)) {
+				struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
+
+				ct_report(p, "environment", environ[j], &v);
+				env_drop(steer_vars[i]);
+				break;
+			}
+		}
+	}
+}
+
+/*
  * Put the snapshot back into environ (a program that scrubbed it and then
  * calls system() or popen() still gets a contained shell), and drop PATH
  * entries outside the trees so that PATH searches do not report a denial per
@@ -256,6 +317,7 @@ void ct_repair_environ(const struct ct_policy *p)
 		env_drop("TMPDIR=");
 	for (i = 0; i < p->nenv; i++)
 		env_put(p->env[i]);
+	drop_steering(p);
 	path = getenv("PATH");
 	if (path && (np = filter_path(p, path)) != NULL) {
 		env_put(np);
@@ -1360,4 +1422,19 @@ API FILE *popen(const char *cmd, const char *mode)
 	if (p->active)
 		ct_repair_environ(p);
 	return real(cmd, mode);
+}
+
+/* wordexp runs /bin/sh for command substitution with environ, like system. */
+API int wordexp(const char *words, wordexp_t *we, int flags)
+{
+	static int (*real)(const char *, wordexp_t *, int);
+	const struct ct_policy *p = ct_policy();
+
+	if (!real)
+		real = (int (*)(const char *, wordexp_t *, int))dlsym(RTLD_NEXT, "wordexp");
+	if (!real || !p)
+		return WRDE_NOSPACE;
+	if (p->active && !(flags & WRDE_NOCMD))
+		ct_repair_environ(p);
+	return real(words, we, flags);
 }

@@ -51,7 +51,7 @@ static const char *const new_kind[] = {
 	"mkostemps", "mkostemps64", "mkdtemp", "creat", "creat64", NULL,
 };
 static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_unlink", "sem_open",
-				       "sem_unlink", "mq_open", "mq_unlink", NULL };
+				       "sem_unlink", "mq_open", "mq_unlink", "wordexp", NULL };
 
 static int in(const char *s, const char *const *list)
 {

@@ -144,6 +144,16 @@ os.system("/usr/bin/env | grep -c -e '^LD_AUDIT=' -e '^MALLOC_TRACE=' || true")
 PY
 CT_READ="$HELPERS:$T/aud.py" contained /usr/bin/python3 "$T/aud.py" "$OUT" 2>/dev/null)
 check "LD_AUDIT and MALLOC_TRACE do not reach a child" "$out" "0"
+# variables that make glibc open files by name itself: removed at load
+# when they point outside (and reported), kept when inside
+out=$(env TZ=":$OUT/zone" GCONV_PATH="$OUT" LOCPATH=/usr/lib/locale LD_PRELOAD="$LIBCONTAIN_SO" \
+	CONTAIN_ROOT="$ROOT" CONTAIN_TMPDIR="$T/tmp" /usr/bin/env 2>&1 | grep -e '^TZ=' -e '^GCONV_PATH=' -e '^LOCPATH=' -e 'denied environment')
+check "TZ and GCONV_PATH outside are dropped, LOCPATH inside kept" "$out" \
+	"libcontain: denied environment \"TZ=:$OUT/zone\": outside the allowed trees
+libcontain: denied environment \"GCONV_PATH=$OUT\": outside the allowed trees
+LOCPATH=/usr/lib/locale"
+check "a POSIX TZ string is kept" "$(env TZ=UTC0 LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \
+	CONTAIN_TMPDIR="$T/tmp" /usr/bin/env 2>/dev/null | grep '^TZ=')" "TZ=UTC0"
 # a contained shell's children are contained too, grandchildren as well
 out=$(contained /bin/sh -c "/bin/sh -c 'cat $OUT/secret.txt' 2>/dev/null; cat $ROOT/file.txt" 2>/dev/null)
 check "grandchild of a contained shell" "$out" "inside"

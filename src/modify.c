@@ -1146,3 +1146,131 @@ API int chroot(const char *path)
 	errno = EPERM;
 	return -1;
 }
+
+/* ---- more aliases and small calls of the same kinds ---- */
+
+int __statfs(const char *path, struct statfs *buf);
+int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev);
+int __xmknodat(int ver, int dirfd, const char *path, mode_t mode, dev_t *dev);
+char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen);
+
+API int __statfs(const char *path, struct statfs *buf)
+{
+	int fd = fs_fd("__statfs", path);
+
+	return fd < 0 ? -1 : done(fd, fstatfs(fd, buf));
+}
+
+API long pathconf(const char *path, int name)
+{
+	int fd = fs_fd("pathconf", path);
+
+	return fd < 0 ? -1 : (long)done(fd, (int)fpathconf(fd, name));
+}
+
+API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
+{
+	(void)ver;
+	return mknod_at("__xmknod", AT_FDCWD, path, mode, dev ? *dev : 0);
+}
+
+API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode, dev_t *dev)
+{
+	(void)ver;
+	return mknod_at("__xmknodat", dirfd, path, mode, dev ? *dev : 0);
+}
+
+API char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen)
+{
+	if (resolved && resolvedlen < PATH_MAX)
+		abort();	/* _FORTIFY_SOURCE: buffer overflow detected */
+	return realpath_common("__realpath_chk", path, resolved);
+}
+
+API int lchmod(const char *path, mode_t mode)
+{
+	return chmod_at("lchmod", AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * mktemp, tmpnam, tempnam only make names; glibc probes each with its
+ * internal stat (in /tmp, outside the trees). The names are made here: in
+ * the template's directory (mktemp, probed through the checked lstat) or in
+ * the private temp dir.
+ */
+static int temp_name(char *tmpl, size_t suffixlen)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t len = strlen(tmpl);
+	int tries;
+
+	if (len < 6 + suffixlen || memcmp(tmpl + len - suffixlen - 6, "XXXXXX", 6) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		struct stat st;
+		int i;
+
+		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
+			return -1;
+		for (i = 0; i < 6; i++)
+			tmpl[len - suffixlen - 6 + i] = letters[r[i] % (sizeof(letters) - 1)];
+		if (lstat(tmpl, &st) < 0)
+			return errno == ENOENT ? 0 : -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+API char *mktemp(char *tmpl)
+{
+	if (temp_name(tmpl, 0) < 0)
+		tmpl[0] = 0;
+	return tmpl;
+}
+
+static char *private_name(const char *pfx, char *out, size_t len)
+{
+	const struct ct_policy *p = ct_policy();
+	const char *dir = p && p->active && p->tmpdir ? p->tmpdir : "/tmp";
+
+	if (snprintf(out, len, "%s/%.5sXXXXXX", dir, pfx ? pfx : "file") >= (int)len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return temp_name(out, 0) < 0 ? NULL : out;
+}
+
+API char *tmpnam(char s[L_tmpnam])
+{
+	static char buf[L_tmpnam > 512 ? L_tmpnam : 512];
+	char tmp[512];
+
+	if (!private_name(NULL, tmp, sizeof(tmp)))
+		return NULL;
+	if (s) {
+		if (strlen(tmp) >= L_tmpnam) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		memcpy(s, tmp, strlen(tmp) + 1);
+		return s;
+	}
+	memcpy(buf, tmp, strlen(tmp) + 1);
+	return buf;
+}
+
+API char *tmpnam_r(char s[L_tmpnam])
+{
+	return s ? tmpnam(s) : NULL;
+}
+
+API char *tempnam(const char *dir, const char *pfx)
+{
+	char tmp[512];
+
+	(void)dir;	/* always the private temp dir, as TMPDIR would say */
+	return private_name(pfx, tmp, sizeof(tmp)) ? strdup(tmp) : NULL;
+}

@@ -376,3 +376,10 @@ API int mq_unlink(const char *name)
 	}
 	return real(n);
 }
+
+int __connect(int sock, const struct sockaddr *addr, socklen_t len);
+
+API int __connect(int sock, const struct sockaddr *addr, socklen_t len)
+{
+	return connect(sock, addr, len);
+}

@@ -40,12 +40,12 @@ twin_path() { # an allowed path for SYM
 	unlink* | remove | rename* | link | linkat) echo x > "$ROOT/f-$1" && echo "$ROOT/f-$1" ;;
 	*readlink*) echo "$ROOT/link-in" ;;
 	*removexattr) setfattr -n user.m -v 1 "$ROOT/scratch" 2>/dev/null; echo "$ROOT/scratch" ;;
-	connect) echo "$ROOT/st.sock" ;;
+	connect | __connect) echo "$ROOT/st.sock" ;;
 	sendto | sendmsg) echo "$ROOT/dg.sock" ;;
 	dlopen) echo "$ROOT/libm-copy.so" ;;
 	glob) echo "$ROOT/file.t*" ;;
 	chroot) echo "$ROOT" ;;
-	mkstemp* | mkostemp* | mkdtemp) echo "$ROOT/tmpl-$1-" ;;
+	mkstemp* | mkostemp* | mkdtemp | mktemp) echo "$ROOT/tmpl-$1-" ;;
 	*) echo "$ROOT/scratch" ;;
 	esac
 }
@@ -56,7 +56,7 @@ syms=$(nm -D --defined-only "$LIBCONTAIN_SO" | awk '$2 ~ /^[TWiV]$/ {print $3}' 
 # the link shapes name an object inside the root, which is allowed
 nofollow=" lstat lstat64 __lxstat __lxstat64 readlink readlinkat __readlink_chk __readlinkat_chk "
 nofollow="$nofollow lchown lgetxattr llistxattr lsetxattr lremovexattr lutimes name_to_handle_at "
-nofollow="$nofollow glob remove unlink unlinkat rename renameat renameat2 link linkat rmdir "
+nofollow="$nofollow glob remove unlink unlinkat rename renameat renameat2 link linkat rmdir lchmod "
 shapes_links() { # (re)make the link shapes: some rows remove or rename them
 	for l in link-out chain1 chain2 link-abs-out; do rm -f "$ROOT/$l"; done
 	ln -s ../outside/secret.txt "$ROOT/link-out"

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -112,6 +113,11 @@ static int in_child(const char *sym, const char *path)
 	errno = WIFEXITED(s) && WEXITSTATUS(s) >= 100 ? WEXITSTATUS(s) - 100 : EIO;
 	return -1;
 }
+
+static int nftw_cb(const char *p, const struct stat *s, int t, struct FTW *f) { (void)p; (void)s; (void)t; (void)f; return 0; }
+static int nftw64_cb(const char *p, const struct stat64 *s, int t, struct FTW *f) { (void)p; (void)s; (void)t; (void)f; return 0; }
+static int ftw_cb(const char *p, const struct stat *s, int t) { (void)p; (void)s; (void)t; return 0; }
+static int ftw64_cb(const char *p, const struct stat64 *s, int t) { (void)p; (void)s; (void)t; return 0; }
 
 static int call(const char *sym, const char *path)
 {
@@ -305,6 +311,10 @@ static int call(const char *sym, const char *path)
 		snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
 		return __connect(sk, (struct sockaddr *)&un, sizeof(un));
 	}
+	if (!strcmp(sym, "nftw")) return nftw(path, nftw_cb, 4, 0) < 0 ? -1 : 0;
+	if (!strcmp(sym, "nftw64")) return nftw64(path, nftw64_cb, 4, 0) < 0 ? -1 : 0;
+	if (!strcmp(sym, "ftw")) return ftw(path, ftw_cb, 4) < 0 ? -1 : 0;
+	if (!strcmp(sym, "ftw64")) return ftw64(path, ftw64_cb, 4) < 0 ? -1 : 0;
 	if (!strcmp(sym, "dlopen")) return ptr(dlopen(path, RTLD_NOW));
 	if (!strcmp(sym, "inotify_add_watch")) return inotify_add_watch(inotify_init(), path, IN_MODIFY) < 0 ? -1 : 0;
 	if (!strcmp(sym, "name_to_handle_at")) {

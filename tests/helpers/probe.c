@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <glob.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -61,6 +62,15 @@ static int read_fd(int fd)
 	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	printf("ok %s\n", buf);
+	return 0;
+}
+
+static int print_entry(const char *p, const struct stat *st, int type, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	printf("%s %s\n", type == FTW_D ? "d" : type == FTW_F ? "f" : type == FTW_SL ? "l" :
+			  type == FTW_SLN ? "n" : type == FTW_NS ? "?" : type == FTW_DNR ? "r" : "x", p);
 	return 0;
 }
 
@@ -190,6 +200,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < g.gl_pathc; i++)
 			printf("%s\n", g.gl_pathv[i]);
 		globfree(&g);
+		return 0;
+	}
+	if (!strcmp(op, "nftw") || !strcmp(op, "nftw-phys")) {	/* the paths, one a line */
+		int r = nftw(path, print_entry, 8, !strcmp(op, "nftw-phys") ? FTW_PHYS : 0);
+
+		if (r < 0)
+			return report(-1);
 		return 0;
 	}
 	if (!strcmp(op, "scandir")) {	/* probe scandir DIR: the names, sorted */

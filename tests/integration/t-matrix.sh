@@ -35,7 +35,7 @@ run() { # run SYM PATH [DEST]: the harness's answer, stderr in $T/err
 twin_path() { # an allowed path for SYM
 	case $1 in
 	exec* | fexecve | posix_spawn* | system | popen) echo "$ROOT/true-in" ;;
-	opendir | chdir | fchdir | scandir | scandirat) echo "$ROOT/sub" ;;
+	opendir | chdir | fchdir | scandir | scandirat | nftw* | ftw*) echo "$ROOT/sub" ;;
 	rmdir) mkdir -p "$ROOT/rm-$1" && echo "$ROOT/rm-$1" ;;
 	unlink* | remove | rename* | link | linkat) echo x > "$ROOT/f-$1" && echo "$ROOT/f-$1" ;;
 	*readlink*) echo "$ROOT/link-in" ;;

@@ -113,6 +113,19 @@ check "python chroot is refused" \
 check "python fchdir into the root" \
 	"$(contained /usr/bin/python3 -c "import os; fd = os.open('$ROOT/sub', os.O_RDONLY); os.fchdir(fd); print(open('a.txt').read() == '')" 2>/dev/null)" "True"
 
+# nftw: glibc would walk with its internal opendir and stat
+out=$(probe nftw "$ROOT")
+case $out in *OUTSIDE* | *"$OUT"* | *"dirlink-out/secret"*) not_ok "nftw listed outside entries: $out" ;;
+*) ok "nftw lists nothing outside" ;; esac
+check_match "nftw lists the inside" "$out" "*f $ROOT/sub/a.txt*"
+check_match "nftw reports an outward link as unstat-able" "$out" "*? $ROOT/link-out*"
+out=$(probe nftw-phys "$ROOT")
+check_match "nftw FTW_PHYS reports the link itself" "$out" "*l $ROOT/dirlink-out*"
+check "nftw of an outside tree" "$(probe nftw "$OUT")" "EACCES"
+check "nftw through the outward dir link" "$(probe nftw "$ROOT/dirlink-out")" "EACCES"
+out=$("$HELPERS/probe" nftw "$ROOT/dirlink-out")
+check_match "the same nftw bare does list the outside" "$out" "*dirlink-out/secret.txt*"
+
 out=$(contained ls "$ROOT/sub" 2>&1)
 check_match "ls inside" "$out" "*deep*"
 out=$(contained ls "$OUT" 2>&1)

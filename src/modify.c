@@ -14,6 +14,11 @@
 #include <dlfcn.h>
 #include <glob.h>
 #include <stddef.h>
+#include <stdio_ext.h>
+#include <mntent.h>
+#include <sys/ipc.h>
+#include <utmp.h>
+#include <utmpx.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1273,4 +1278,130 @@ API char *tempnam(const char *dir, const char *pfx)
 
 	(void)dir;	/* always the private temp dir, as TMPDIR would say */
 	return private_name(pfx, tmp, sizeof(tmp)) ? strdup(tmp) : NULL;
+}
+
+/* ---- 64-bit aliases (the same layouts on these ABIs) and a few more ---- */
+
+typedef int (*glob64_fn)(const char *, int, int (*)(const char *, int), glob64_t *);
+
+static struct dirent64 *glob64_readdir(void *d)
+{
+	return readdir64(d);
+}
+
+API int glob64(const char *pattern, int flags, int (*errfunc)(const char *, int), glob64_t *pglob)
+{
+	static glob64_fn real;
+	const struct ct_policy *p = ct_policy();
+
+	if (!real)
+		real = (glob64_fn)dlsym(RTLD_NEXT, "glob64");
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return GLOB_ABORTED;
+	}
+	if (p->active && !(flags & GLOB_ALTDIRFUNC)) {
+		pglob->gl_opendir = glob_opendir;
+		pglob->gl_readdir = glob64_readdir;
+		pglob->gl_closedir = glob_closedir;
+		pglob->gl_stat = stat64;
+		pglob->gl_lstat = lstat64;
+		flags |= GLOB_ALTDIRFUNC;
+	}
+	return real(pattern, flags, errfunc, pglob);
+}
+
+API int scandir64(const char *dir, struct dirent64 ***namelist, int (*filter)(const struct dirent64 *),
+		  int (*compar)(const struct dirent64 **, const struct dirent64 **))
+{
+	/* struct dirent64 is struct dirent on these ABIs */
+	return scandir(dir, (struct dirent ***)namelist, (int (*)(const struct dirent *))(void (*)(void))filter,
+		       (int (*)(const struct dirent **, const struct dirent **))(void (*)(void))compar);
+}
+
+API int scandirat64(int dirfd, const char *dir, struct dirent64 ***namelist,
+		    int (*filter)(const struct dirent64 *),
+		    int (*compar)(const struct dirent64 **, const struct dirent64 **))
+{
+	return scandirat(dirfd, dir, (struct dirent ***)namelist,
+			 (int (*)(const struct dirent *))(void (*)(void))filter,
+			 (int (*)(const struct dirent **, const struct dirent **))(void (*)(void))compar);
+}
+
+/* ftok: the key from the checked stat (glibc uses its internal stat) */
+API key_t ftok(const char *path, int proj)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return (key_t)-1;
+	return (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | (((unsigned)proj & 0xff) << 24));
+}
+
+/* setmntent: a mount table file opened through the checked fopen */
+static FILE *setmnt(const char *file, const char *mode)
+{
+	char m[16];
+	size_t n = strlen(mode);
+	FILE *f;
+
+	if (n + 3 > sizeof(m)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memcpy(m, mode, n);
+	memcpy(m + n, "ce", 3);	/* as glibc: no cancellation point, close on exec */
+	f = fopen(file, m);
+	if (f)
+		__fsetlocking(f, FSETLOCKING_BYCALLER);
+	return f;
+}
+
+FILE *__setmntent(const char *file, const char *mode);
+
+API FILE *setmntent(const char *file, const char *mode)
+{
+	return setmnt(file, mode);
+}
+
+API FILE *__setmntent(const char *file, const char *mode)
+{
+	return setmnt(file, mode);
+}
+
+/* utmpname: later getut* calls open it with glibc's internal open */
+static int utmp_name(const char *op, const char *file, const char *fn)
+{
+	static int (*real_utmp)(const char *);
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int fd;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	real_utmp = (int (*)(const char *))dlsym(RTLD_NEXT, fn);
+	if (!real_utmp) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (p->active) {
+		fd = ct_checked_open(p, op, AT_FDCWD, file, O_PATH | O_CLOEXEC, 0, CT_R, 1, &v);
+		if (fd < 0 && v.reason != CT_OK)
+			return -1;
+		if (fd >= 0)
+			sys_close(fd);
+	}
+	return real_utmp(file);
+}
+
+API int utmpname(const char *file)
+{
+	return utmp_name("utmpname", file, "utmpname");
+}
+
+API int utmpxname(const char *file)
+{
+	return utmp_name("utmpxname", file, "utmpxname");
 }

@@ -14,6 +14,10 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <glob.h>
+#include <mntent.h>
+#include <sys/ipc.h>
+#include <utmp.h>
+#include <utmpx.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +53,7 @@ int __xmknod(int, const char *, mode_t, dev_t *);
 int __xmknodat(int, int, const char *, mode_t, dev_t *);
 char *__realpath_chk(const char *, char *, size_t);
 int __connect(int, const struct sockaddr *, socklen_t);
+FILE *__setmntent(const char *, const char *);
 ssize_t __readlinkat_chk(int, const char *, char *, size_t, size_t);
 
 static const char *const new_kind[] = {
@@ -315,6 +320,21 @@ static int call(const char *sym, const char *path)
 	if (!strcmp(sym, "nftw64")) return nftw64(path, nftw64_cb, 4, 0) < 0 ? -1 : 0;
 	if (!strcmp(sym, "ftw")) return ftw(path, ftw_cb, 4) < 0 ? -1 : 0;
 	if (!strcmp(sym, "ftw64")) return ftw64(path, ftw64_cb, 4) < 0 ? -1 : 0;
+	if (!strcmp(sym, "glob64")) {
+		glob64_t g;
+		int r = glob64(path, 0, NULL, &g);
+
+		if (r == 0) { globfree64(&g); return 0; }
+		errno = EACCES;
+		return -1;
+	}
+	if (!strcmp(sym, "scandir64")) { struct dirent64 **l; return scandir64(path, &l, NULL, NULL) < 0 ? -1 : 0; }
+	if (!strcmp(sym, "scandirat64")) { struct dirent64 **l; return scandirat64(AT_FDCWD, path, &l, NULL, NULL) < 0 ? -1 : 0; }
+	if (!strcmp(sym, "ftok")) return ftok(path, 1) == (key_t)-1 ? -1 : 0;
+	if (!strcmp(sym, "setmntent")) { FILE *f = setmntent(path, "r"); if (f) endmntent(f); return ptr(f); }
+	if (!strcmp(sym, "__setmntent")) { FILE *f = __setmntent(path, "r"); if (f) endmntent(f); return ptr(f); }
+	if (!strcmp(sym, "utmpname")) return utmpname(path);
+	if (!strcmp(sym, "utmpxname")) return utmpxname(path);
 	if (!strcmp(sym, "dlopen")) return ptr(dlopen(path, RTLD_NOW));
 	if (!strcmp(sym, "inotify_add_watch")) return inotify_add_watch(inotify_init(), path, IN_MODIFY) < 0 ? -1 : 0;
 	if (!strcmp(sym, "name_to_handle_at")) {

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -177,28 +178,121 @@ API ssize_t sendmsg(int sock, const struct msghdr *msg, int flags)
 /*
  * dlopen of a path (one with a slash) needs it in a tree; the loader opens
  * it again itself (see SECURITY.md). A bare name is searched by the loader
- * in its own path and passes unchanged.
+ * in its own path and passes unchanged. $ORIGIN is expanded here, for the
+ * caller's object: the loader would take this library for the caller.
  */
+static const char *expand_origin(const char *path, const void *caller, char *buf, size_t len)
+{
+	const char *o = strstr(path, "$ORIGIN"), *ob = strstr(path, "${ORIGIN}");
+	const char *at = o ? o : ob;
+	size_t tok = o ? 7 : 9, dl;
+	Dl_info info;
+	const char *slash;
+
+	if (!at)
+		return path;
+	if (!dladdr(caller, &info) || !info.dli_fname || !(slash = strrchr(info.dli_fname, '/')))
+		return NULL;
+	dl = (size_t)(slash - info.dli_fname);
+	if ((size_t)(at - path) + dl + strlen(at + tok) + 1 > len)
+		return NULL;
+	memcpy(buf, path, (size_t)(at - path));
+	memcpy(buf + (at - path), info.dli_fname, dl);
+	memcpy(buf + (at - path) + dl, at + tok, strlen(at + tok) + 1);
+	return buf;
+}
+
+static int dl_check(const struct ct_policy *p, const char *op, const char *path)
+{
+	struct ct_verdict v;
+	int fd;
+
+	if (!p || !p->active || !path || !strchr(path, '/'))
+		return 0;
+	fd = ct_checked_open(p, op, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0, CT_R, 1, &v);
+	if (fd < 0)
+		return -1;
+	sys_close(fd);
+	return 0;
+}
+
 API void *dlopen(const char *path, int mode)
 {
 	static void *(*real)(const char *, int);
 	const struct ct_policy *p = ct_policy();
-	struct ct_verdict v;
-	int fd;
+	char buf[4096];
 
 	if (!real)
 		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	if (!real)
+	if (!real || !p)
 		return NULL;
-	if (p && p->active && path && strchr(path, '/')) {
-		fd = ct_checked_open(p, "dlopen", AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0, CT_R, 1, &v);
-		if (fd < 0)
-			return NULL;	/* dlerror() has nothing to say: see errno */
-		sys_close(fd);
-	} else if (!p) {
+	if (path && p->active && !(path = expand_origin(path, __builtin_return_address(0), buf, sizeof(buf))))
 		return NULL;
-	}
+	if (dl_check(p, "dlopen", path) < 0)
+		return NULL;	/* dlerror() has nothing to say: see errno */
 	return real(path, mode);
+}
+
+API void *dlmopen(Lmid_t lmid, const char *path, int mode)
+{
+	static void *(*real)(Lmid_t, const char *, int);
+	const struct ct_policy *p = ct_policy();
+	char buf[4096];
+
+	if (!real)
+		real = (void *(*)(Lmid_t, const char *, int))dlsym(RTLD_NEXT, "dlmopen");
+	if (!real || !p)
+		return NULL;
+	if (path && p->active && !(path = expand_origin(path, __builtin_return_address(0), buf, sizeof(buf))))
+		return NULL;
+	if (dl_check(p, "dlmopen", path) < 0)
+		return NULL;
+	return real(lmid, path, mode);
+}
+
+/* sendmmsg: each message's address, as sendmsg */
+API int sendmmsg(int sock, struct mmsghdr *msgs, unsigned int n, int flags)
+{
+	unsigned i;
+	int sent = 0;
+
+	for (i = 0; i < n; i++) {
+		ssize_t r = sendmsg(sock, &msgs[i].msg_hdr, flags);
+
+		if (r < 0)
+			return sent ? sent : -1;
+		msgs[i].msg_len = (unsigned)r;
+		sent++;
+	}
+	return sent;
+}
+
+/* fanotify_mark: the checked object, as dirfd with a NULL path */
+API int fanotify_mark(int ffd, unsigned int flags, uint64_t mask, int dirfd, const char *path)
+{
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int nofollow = (flags & FAN_MARK_DONT_FOLLOW) != 0, fd;
+
+	if (!p) {
+		errno = EACCES;
+		return -1;
+	}
+	if (!p->active || !path)
+		return (int)syscall(SYS_fanotify_mark, ffd, flags, mask, dirfd, path);
+	fd = ct_checked_open(p, "fanotify_mark", dirfd, path,
+			     O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0, 0, !nofollow, &v);
+	if (fd < 0)
+		return -1;
+	{
+		char fdname[40];
+
+		/* through the magic link to the checked inode (an O_PATH fd is
+		 * not taken as dirfd with a NULL path) */
+		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+		return finish(fd, (int)syscall(SYS_fanotify_mark, ffd, flags & ~FAN_MARK_DONT_FOLLOW, mask,
+					       AT_FDCWD, fdname));
+	}
 }
 
 /* inotify_add_watch: the checked object, through its magic link. */

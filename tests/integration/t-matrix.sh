@@ -41,8 +41,8 @@ twin_path() { # an allowed path for SYM
 	*readlink*) echo "$ROOT/link-in" ;;
 	*removexattr) setfattr -n user.m -v 1 "$ROOT/scratch" 2>/dev/null; echo "$ROOT/scratch" ;;
 	connect | __connect) echo "$ROOT/st.sock" ;;
-	sendto | sendmsg) echo "$ROOT/dg.sock" ;;
-	dlopen) echo "$ROOT/libm-copy.so" ;;
+	sendto | sendmsg | sendmmsg) echo "$ROOT/dg.sock" ;;
+	dlopen | dlmopen) echo "$ROOT/libm-copy.so" ;;
 	glob) echo "$ROOT/file.t*" ;;
 	chroot) echo "$ROOT" ;;
 	mkstemp* | mkostemp* | mkdtemp | mktemp) echo "$ROOT/tmpl-$1-" ;;

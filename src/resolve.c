@@ -1148,6 +1148,25 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 	return dirfd;
 }
 
+/*
+ * After a fast attempt: 1 when its answer stands (the fd, or the kernel's
+ * own error inside the tree), 0 to go on (a symlink, a climb out, a rename
+ * race, no openat2: the walk decides).
+ */
+static int fast_answer(int fd, int t, struct ct_verdict *v, int saved)
+{
+	if (fd >= 0) {
+		v->tree = t;
+		errno = saved;
+		return 1;
+	}
+	if (errno == ENOSYS) {
+		ct_no_openat2 = 1;
+		return 0;
+	}
+	return errno != EXDEV && errno != ELOOP && errno != EAGAIN;
+}
+
 int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
 {
 	const char *path = rq->path, *rel;
@@ -1175,15 +1194,8 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 
 			make_how(&how, rq->flags, rq->mode, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 			fd = sys_openat2(AT_FDCWD, path, &how);
-			if (fd >= 0) {
-				v->tree = t;
-				errno = saved;
+			if (fast_answer(fd, t, v, saved))
 				return fd;
-			}
-			if (errno == ENOSYS)
-				ct_no_openat2 = 1;
-			else if (errno != ELOOP && errno != EAGAIN)
-				return -1;	/* the kernel's answer, inside the tree */
 		}
 		t = -1;
 	}
@@ -1200,15 +1212,8 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 		if (owned)
 			sys_close(dirfd);
 		errno = e;
-		if (fd >= 0) {
-			v->tree = t;
-			errno = saved;
+		if (fast_answer(fd, t, v, saved))
 			return fd;
-		}
-		if (errno == ENOSYS)
-			ct_no_openat2 = 1;
-		else if (errno != EXDEV && errno != ELOOP && errno != EAGAIN)
-			return -1;	/* the kernel's answer inside the tree */
 	}
 	fd = walk_from(p, rq, v);
 	if (fd >= 0)

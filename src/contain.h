@@ -106,8 +106,9 @@ int ct_tree_fd(const struct ct_policy *p, int i, int *owned);
 int ct_path_under(const char *path, size_t len, const char *prefix, size_t plen);
 /* Innermost tree containing path, or -1. Handles /proc/<pid>. */
 int ct_tree_for(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
-/* Tree holding path lexically, a leading alias (/lib64) expanded, or -1. */
-int ct_tree_lexical(const struct ct_policy *p, const char *path);
+/* Tree holding path lexically, a leading alias (/lib64) expanded into buf
+ * (len bytes), or -1. */
+int ct_tree_lexical(const struct ct_policy *p, const char *path, char *buf, size_t len);
 /* Tree whose root is exactly path, or -1. */
 int ct_tree_exact(const struct ct_policy *p, const char *path, size_t len, pid_t pid);
 /* Is path a strict ancestor of some tree (traversable, not accessible)? */

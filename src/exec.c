@@ -164,32 +164,15 @@ static void env_drop(const char *prefix)
  */
 static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
 {
-	char buf[4096];
-	int i;
+	char path[4096], buf[4096];
 
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	if (ct_tree_for(p, dir, n, 0) >= 0)
-		return 1;
-	for (i = 0; i < p->nalias; i++) {
-		const struct ct_alias *a = &p->alias[i];
-		size_t dl = a->len;
-		int k;
-
-		if (!ct_path_under(dir, n, a->from, a->len))
-			continue;
-		if (a->to[0] == '/')
-			k = snprintf(buf, sizeof(buf), "%s%.*s", a->to, (int)(n - a->len), dir + a->len);
-		else {
-			while (dl && a->from[dl - 1] != '/')
-				dl--;
-			k = snprintf(buf, sizeof(buf), "%.*s%s%.*s", (int)dl, a->from, a->to,
-				     (int)(n - a->len), dir + a->len);
-		}
-		if (k > 0 && (size_t)k < sizeof(buf) && ct_tree_for(p, buf, (size_t)k, 0) >= 0)
-			return 1;
-	}
-	return 0;
+	if (n >= sizeof(path))
+		return 0;
+	memcpy(path, dir, n);
+	path[n] = 0;
+	return ct_tree_lexical(p, path, buf, sizeof(buf)) >= 0;
 }
 
 /* PATH without the entries outside the trees, or NULL when unchanged. */
@@ -461,12 +444,13 @@ static int is_our_loader(int fd)
  */
 static int in_read_only_tree(const struct ct_policy *p, const char *path)
 {
+	char buf[CT_ALIAS_BUF];
 	int t;
 
 	/* a plain path: no `..` or `.` to step out of what the text says */
 	if (strstr(path, "/..") || strstr(path, "/./") || strstr(path, "//"))
 		return 0;
-	t = ct_tree_lexical(p, path);
+	t = ct_tree_lexical(p, path, buf, sizeof(buf));
 
 	return t >= 0 && !(p->trees[t].acc & CT_W);
 }

@@ -40,6 +40,24 @@
 
 #define NAME_BUF 260	/* a name (NAME_MAX) and a trailing slash */
 
+/* The real path of the parent fd, then "/" and name, into real; -1 if none. */
+static long object_path(int fd, const char *name, char *real, size_t len)
+{
+	char fdname[40];
+	size_t nl = strlen(name);
+	ssize_t rl;
+
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	rl = sys_readlinkat(AT_FDCWD, fdname, real, len - nl - 2);
+	if (rl <= 0 || real[0] != '/')
+		return -1;
+	if (rl == 1)
+		rl = 0;		/* "/" */
+	real[rl] = '/';
+	memcpy(real + rl + 1, name, nl + 1);
+	return rl;
+}
+
 /*
  * Open the parent directory of path and check that its last component may
  * be changed with need. Returns an O_PATH fd on the parent (caller closes)
@@ -100,21 +118,10 @@ static int open_parent(const struct ct_policy *p, const char *op, int dirfd, con
 	if (t < 0 && need == CT_R) {
 		/* readlink of a directory above a tree or of a tree's root (as
 		 * readlink -f asks on the way): implied by the policy */
-		char fdname[40];
-		ssize_t rl;
-		size_t nl = strlen(name);
-
-		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
-		rl = sys_readlinkat(AT_FDCWD, fdname, real, sizeof(real) - nl - 2);
-		if (rl > 0 && real[0] == '/') {
-			if (rl == 1)
-				rl = 0;
-			real[rl] = '/';
-			memcpy(real + rl + 1, name, nl + 1);
-			if (ct_is_ancestor(p, real, strlen(real)) ||
-			    ct_tree_exact(p, real, strlen(real), sys_getpid()) >= 0)
-				return fd;
-		}
+		if (object_path(fd, name, real, sizeof(real)) >= 0 &&
+		    (ct_is_ancestor(p, real, strlen(real)) ||
+		     ct_tree_exact(p, real, strlen(real), sys_getpid()) >= 0))
+			return fd;
 	}
 	if (t < 0) {
 		/* a directory above the trees: nothing in it may change */
@@ -128,14 +135,10 @@ static int open_parent(const struct ct_policy *p, const char *op, int dirfd, con
 	}
 	if (!p->trees[t].fast) {
 		/* nested trees or deny entries below: find the object's own */
-		char fdname[40];
-		ssize_t rl;
-		size_t nl = strlen(name);
+		long rl = object_path(fd, name, real, sizeof(real));
 		int deny;
 
-		snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
-		rl = sys_readlinkat(AT_FDCWD, fdname, real, sizeof(real) - nl - 2);
-		if (rl <= 0 || real[0] != '/') {
+		if (rl < 0) {
 			sys_close(fd);
 			v.reason = CT_UNVERIFIABLE;
 			v.detail = "the parent directory has no path";
@@ -144,12 +147,8 @@ static int open_parent(const struct ct_policy *p, const char *op, int dirfd, con
 			errno = EACCES;
 			return -1;
 		}
-		if (rl == 1)
-			rl = 0;
-		real[rl] = '/';
-		memcpy(real + rl + 1, name, nl + 1);
-		if (trailing)
-			real[rl + nl] = 0;
+		if (trailing)	/* the name's own slash: not part of the object */
+			real[rl + strlen(name)] = 0;
 		deny = ct_is_denied(p, real, strlen(real), sys_getpid());
 		t = ct_tree_for(p, real, strlen(real), sys_getpid());
 		if (deny || t < 0) {

@@ -1096,12 +1096,11 @@ static const char *expand_alias(const struct ct_policy *p, const char *path, cha
 	return NULL;
 }
 
-int ct_tree_lexical(const struct ct_policy *p, const char *path)
+int ct_tree_lexical(const struct ct_policy *p, const char *path, char *buf, size_t len)
 {
-	char buf[CT_ALIAS_BUF];
 	int t = ct_tree_for(p, path, strlen(path), 0);
 
-	if (t < 0 && (path = expand_alias(p, path, buf, sizeof(buf))) != NULL)
+	if (t < 0 && (path = expand_alias(p, path, buf, len)) != NULL)
 		t = ct_tree_for(p, path, strlen(path), 0);
 	return t;
 }

@@ -40,9 +40,14 @@ check "contained race from a relative dir exits 0" "$st" 0
 check_match "contained race from a relative dir: zero escapes" "$out" "* escapes=0"
 
 # bare (no library): the same binary escapes, proving the race is real
+# (scheduling can let the swapper win every bare open: up to three runs for
+# one that also read the inside file)
 setup "$T/bare"
-out=$("$HELPERS/race" "$T/bare" "$OUT/secret.txt" 10000 2>/dev/null)
-echo "# bare: $out"
+for try in 1 2 3; do
+	out=$("$HELPERS/race" "$T/bare" "$OUT/secret.txt" 10000 2>/dev/null)
+	echo "# bare (run $try): $out"
+	case $out in *" inside=0 "*) ;; *) break ;; esac
+done
 check_match "bare race ran (inside reads happened)" "$out" "* inside=[1-9]*"
 case $out in
 *" escapes=0") echo "# note: the bare race never escaped in 10000 tries (not a failure)" ;;

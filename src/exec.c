@@ -1256,7 +1256,40 @@ static int check_file_actions(const struct ct_policy *p, const char *op,
  */
 static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, const char *path,
 			 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
-			 char *const argv[], char *const envp[])
+			 char *const argv[], char *const envp[], int try_shell);
+
+/*
+ * posix_spawn@GLIBC_2.2.5 ran a file the kernel could not execute (ENOEXEC)
+ * as a shell script: /bin/sh FILE ARGS... The shell is checked like any
+ * program and opens FILE through the wrappers.
+ */
+static int spawn_shell(const struct ct_policy *p, const char *op, pid_t *pid, const char *path,
+		       const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+		       char *const argv[], char *const envp[])
+{
+	size_t n = 0, sz;
+	char **nv;
+	int r;
+
+	while (argv && argv[n])
+		n++;
+	sz = (n + 3) * sizeof(char *);
+	nv = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (nv == MAP_FAILED)
+		return ENOMEM;
+	nv[0] = (char *)"/bin/sh";
+	nv[1] = (char *)path;
+	for (size_t i = 1; i < n; i++)
+		nv[i + 1] = argv[i];
+	nv[n < 1 ? 2 : n + 1] = NULL;
+	r = spawn_checked(p, op, pid, "/bin/sh", fa, attr, nv, envp, 0);
+	munmap(nv, sz);
+	return r;
+}
+
+static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, const char *path,
+			 const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+			 char *const argv[], char *const envp[], int try_shell)
 {
 	struct envbuf eb = { NULL, 0 };
 	spawn_fn fn = real_spawn();
@@ -1279,6 +1312,8 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 	fd = check_program(p, op, AT_FDCWD, buf + 4096, buf, 1, 0, &kind);
 	if (fd < 0) {
 		r = errno;
+		if (r == ENOEXEC && try_shell)
+			r = spawn_shell(p, op, pid, path, fa, attr, argv, envp);
 		goto out;
 	}
 	if (fd_path(p, fd, buf + 8192, 4096) < 0) {
@@ -1299,23 +1334,36 @@ out:
 	return r;
 }
 
-API int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
-		    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+/* version: NULL for the default, or the compat version (src/compat.c), whose
+ * libc entry point is used when inactive and whose shell fallback is kept */
+int ct_posix_spawn(const char *version, pid_t *pid, const char *path,
+		   const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+		   char *const argv[], char *const envp[])
 {
 	const struct ct_policy *p = ct_policy();
-	spawn_fn fn = real_spawn();
 
 	if (!p)
 		return EACCES;
-	if (!p->active)
+	if (!p->active) {
+		spawn_fn fn = version ? (spawn_fn)dlvsym(RTLD_NEXT, "posix_spawn", version) : real_spawn();
+
 		return fn ? fn(pid, path, fa, attr, argv, envp) : ENOSYS;
-	return spawn_checked(p, "posix_spawn", pid, path, fa, attr, argv, envp);
+	}
+	return spawn_checked(p, "posix_spawn", pid, path, fa, attr, argv, envp, version != NULL);
 }
 
-API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
-		     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+API int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+		    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return ct_posix_spawn(NULL, pid, path, fa, attr, argv, envp);
+}
+
+int ct_posix_spawnp(const char *version, pid_t *pid, const char *file,
+		    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+		    char *const argv[], char *const envp[])
 {
 	const struct ct_policy *p = ct_policy();
+	int try_shell = version != NULL;
 	const char *path, *s;
 	char *buf;
 	int r = ENOENT;
@@ -1324,14 +1372,15 @@ API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_action
 	if (!p)
 		return EACCES;
 	if (!p->active) {
-		spawn_fn fn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");
+		spawn_fn fn = (spawn_fn)(version ? dlvsym(RTLD_NEXT, "posix_spawnp", version)
+						 : dlsym(RTLD_NEXT, "posix_spawnp"));
 
 		return fn ? fn(pid, file, fa, attr, argv, envp) : ENOSYS;
 	}
 	if (is_null(file) || !*file)
 		return ENOENT;
 	if (strchr(file, '/'))
-		return spawn_checked(p, "posix_spawnp", pid, file, fa, attr, argv, envp);
+		return spawn_checked(p, "posix_spawnp", pid, file, fa, attr, argv, envp, try_shell);
 	flen = strlen(file);
 	path = env_get(environ, "PATH");
 	if (!path)
@@ -1360,7 +1409,8 @@ API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_action
 
 				if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && S_ISREG(st.st_mode)) {
 					sys_close(fd);
-					r = spawn_checked(p, "posix_spawnp", pid, buf, fa, attr, argv, envp);
+					r = spawn_checked(p, "posix_spawnp", pid, buf, fa, attr, argv, envp,
+							  try_shell);
 					if (r != EACCES && r != ENOENT && r != ENOEXEC)
 						break;
 				} else {
@@ -1374,6 +1424,12 @@ API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_action
 	}
 	munmap(buf, 8192);
 	return r;
+}
+
+API int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+		     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	return ct_posix_spawnp(NULL, pid, file, fa, attr, argv, envp);
 }
 
 API int system(const char *cmd)

@@ -25,4 +25,25 @@ int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const 
  * (system, popen: glibc spawns /bin/sh with environ). */
 void ct_repair_environ(const struct ct_policy *p);
 
+/*
+ * Shared by the default entry points and their compat versions (src/compat.c).
+ * version: NULL for libc's default version, else the compat version's name.
+ */
+#include <glob.h>
+#include <spawn.h>
+#include <sys/stat.h>
+struct FTW;
+int ct_glob(const char *version, const char *pattern, int flags,
+	    int (*errfunc)(const char *, int), glob_t *pglob);
+int ct_glob64(const char *version, const char *pattern, int flags,
+	      int (*errfunc)(const char *, int), glob64_t *pglob);
+int ct_nftw(int compat, const char *path,
+	    int (*fn)(const char *, const struct stat *, int, struct FTW *), int flags);
+int ct_posix_spawn(const char *version, pid_t *pid, const char *path,
+		   const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+		   char *const argv[], char *const envp[]);
+int ct_posix_spawnp(const char *version, pid_t *pid, const char *file,
+		    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+		    char *const argv[], char *const envp[]);
+
 #endif

@@ -912,13 +912,12 @@ static void glob_closedir(void *d)
  * GLOB_ALTDIRFUNC it calls the functions it is given, ours. A caller that
  * brings its own functions keeps them (they reach the wrappers anyway).
  */
-API int glob(const char *pattern, int flags, int (*errfunc)(const char *, int), glob_t *pglob)
+int ct_glob(const char *version, const char *pattern, int flags,
+	    int (*errfunc)(const char *, int), glob_t *pglob)
 {
-	static glob_fn real;
 	const struct ct_policy *p = ct_policy();
+	glob_fn real = (glob_fn)(version ? dlvsym(RTLD_NEXT, "glob", version) : dlsym(RTLD_NEXT, "glob"));
 
-	if (!real)
-		real = (glob_fn)dlsym(RTLD_NEXT, "glob");
 	if (!real || !p) {
 		errno = !real ? ENOSYS : EACCES;
 		return GLOB_ABORTED;
@@ -932,6 +931,11 @@ API int glob(const char *pattern, int flags, int (*errfunc)(const char *, int), 
 		flags |= GLOB_ALTDIRFUNC;
 	}
 	return real(pattern, flags, errfunc, pglob);
+}
+
+API int glob(const char *pattern, int flags, int (*errfunc)(const char *, int), glob_t *pglob)
+{
+	return ct_glob(NULL, pattern, flags, errfunc, pglob);
 }
 
 /* scandir: read through the checked opendir, then filter and sort as glibc. */
@@ -1288,13 +1292,13 @@ static struct dirent64 *glob64_readdir(void *d)
 	return readdir64(d);
 }
 
-API int glob64(const char *pattern, int flags, int (*errfunc)(const char *, int), glob64_t *pglob)
+int ct_glob64(const char *version, const char *pattern, int flags,
+	      int (*errfunc)(const char *, int), glob64_t *pglob)
 {
-	static glob64_fn real;
 	const struct ct_policy *p = ct_policy();
+	glob64_fn real = (glob64_fn)(version ? dlvsym(RTLD_NEXT, "glob64", version)
+					     : dlsym(RTLD_NEXT, "glob64"));
 
-	if (!real)
-		real = (glob64_fn)dlsym(RTLD_NEXT, "glob64");
 	if (!real || !p) {
 		errno = !real ? ENOSYS : EACCES;
 		return GLOB_ABORTED;
@@ -1308,6 +1312,11 @@ API int glob64(const char *pattern, int flags, int (*errfunc)(const char *, int)
 		flags |= GLOB_ALTDIRFUNC;
 	}
 	return real(pattern, flags, errfunc, pglob);
+}
+
+API int glob64(const char *pattern, int flags, int (*errfunc)(const char *, int), glob64_t *pglob)
+{
+	return ct_glob64(NULL, pattern, flags, errfunc, pglob);
 }
 
 API int scandir64(const char *dir, struct dirent64 ***namelist, int (*filter)(const struct dirent64 *),

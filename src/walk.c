@@ -222,12 +222,28 @@ static int start(struct walker *w, const char *path)
 	return r;
 }
 
+#define NFTW_FLAGS (FTW_PHYS | FTW_MOUNT | FTW_CHDIR | FTW_DEPTH)
+
+/* nftw@GLIBC_2.2.5 (src/compat.c): unknown flags and FTW_ACTIONRETVAL are
+ * dropped, as that version did; the current one refuses unknown flags. */
+int ct_nftw(int compat, const char *path, nftw_cb fn, int flags)
+{
+	struct walker w = { NULL, fn, 0, 0, NULL, 0, 0 };
+
+	if (compat) {
+		flags &= NFTW_FLAGS;
+	} else if (flags & ~(NFTW_FLAGS | FTW_ACTIONRETVAL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	w.flags = flags;
+	return start(&w, path);
+}
+
 API int nftw(const char *path, nftw_cb fn, int nopenfd, int flags)
 {
-	struct walker w = { NULL, fn, flags, 0, NULL, 0, 0 };
-
 	(void)nopenfd;
-	return start(&w, path);
+	return ct_nftw(0, path, fn, flags);
 }
 
 API int nftw64(const char *path, int (*fn)(const char *, const struct stat64 *, int, struct FTW *),

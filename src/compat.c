@@ -128,6 +128,16 @@ COMPAT_FN int contain_compat_mq_unlink(const char *name)
 COMPAT_SYMVER(contain_compat_mq_unlink, mq_unlink, "GLIBC_2.3.4");
 #endif
 
+#ifdef CONTAIN_COMPAT___mq_open_2_GLIBC_2_7
+mqd_t __mq_open_2(const char *name, int oflag);
+COMPAT_FN mqd_t contain_compat___mq_open_2(const char *name, int oflag);
+COMPAT_FN mqd_t contain_compat___mq_open_2(const char *name, int oflag)
+{
+	return __mq_open_2(name, oflag);
+}
+COMPAT_SYMVER(contain_compat___mq_open_2, __mq_open_2, "GLIBC_2.7");
+#endif
+
 /* realpath@GLIBC_2.2.5 required a buffer: NULL was EINVAL. */
 #ifdef CONTAIN_COMPAT_realpath_GLIBC_2_2_5
 COMPAT_FN char *contain_compat_realpath(const char *path, char *resolved);

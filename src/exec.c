@@ -44,7 +44,7 @@ extern char **environ;
 
 /* glibc declares these arguments nonnull; programs pass NULL all the same.
  * An out-of-line test keeps the compiler from assuming the answer. */
-__attribute__((noinline)) static int is_null(const void *ptr)
+__attribute__((noinline)) int ct_is_null(const void *ptr)
 {
 	return ptr == NULL;
 }
@@ -229,7 +229,32 @@ static const char *const steer_vars[] = {
 	"TZ=", "TZDIR=", "LOCPATH=", "NLSPATH=", "GCONV_PATH=", "HOSTALIASES=", "DATEMSK=",
 };
 
-/* Does every path in the colon list value lie (lexically) in a tree? */
+/*
+ * Is the n bytes at s, a path, lexically in a tree, and (where it exists)
+ * does it resolve inside one? A link inside that points out fails.
+ */
+static int steer_path_ok(const struct ct_policy *p, const char *s, size_t n)
+{
+	struct ct_verdict v;
+	struct ct_req rq = { AT_FDCWD, NULL, O_PATH | O_CLOEXEC, 0, CT_R, 1 };
+	char *path;
+	int fd, ok;
+
+	if (s[0] != '/' || memmem(s, n, "/..", 3) || !maybe_inside(p, s, n))
+		return 0;
+	path = strndup(s, n);
+	if (!path)
+		return 0;
+	rq.path = path;
+	fd = ct_open(p, &rq, &v);
+	ok = fd >= 0 || v.reason == CT_OK;	/* missing inside: glibc finds nothing */
+	if (fd >= 0)
+		sys_close(fd);
+	free(path);
+	return ok;
+}
+
+/* Does every path in the colon list value lie in a tree? */
 static int steer_ok(const struct ct_policy *p, const char *var, const char *value)
 {
 	const char *s = value;
@@ -240,7 +265,7 @@ static int steer_ok(const struct ct_policy *p, const char *var, const char *valu
 			s++;
 		if (*s != '/')
 			return !strstr(s, "..");	/* relative to TZDIR, which is checked */
-		return !strstr(s, "/..") && maybe_inside(p, s, strlen(s));
+		return steer_path_ok(p, s, strlen(s));
 	}
 	while (*s) {
 		size_t n = strcspn(s, ":");
@@ -248,7 +273,7 @@ static int steer_ok(const struct ct_policy *p, const char *var, const char *valu
 
 		if (k < n)
 			n = k;
-		if (n && (s[0] != '/' || memmem(s, n, "/..", 3) || !maybe_inside(p, s, n)))
+		if (n && !steer_path_ok(p, s, n))
 			return 0;
 		s += strcspn(s, ":");
 		if (*s == ':')
@@ -276,6 +301,65 @@ static void drop_steering(const struct ct_policy *p)
 			}
 		}
 	}
+}
+
+/*
+ * setenv/putenv of a steering variable naming a place outside the trees:
+ * refused (EACCES, reported), so glibc never opens it later on its own.
+ * A program that writes environ directly is not seen (SECURITY.md).
+ */
+static int steer_refused(const struct ct_policy *p, const char *op, const char *name, size_t nlen,
+			 const char *value)
+{
+	size_t i;
+
+	if (!p->active)
+		return 0;
+	for (i = 0; i < sizeof(steer_vars) / sizeof(steer_vars[0]); i++) {
+		size_t vl = strlen(steer_vars[i]) - 1;
+
+		if (nlen == vl && !strncmp(name, steer_vars[i], vl) && !steer_ok(p, steer_vars[i], value)) {
+			struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
+
+			ct_report(p, op, value, &v);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+API int setenv(const char *name, const char *value, int overwrite)
+{
+	int (*real)(const char *, const char *, int) =
+		(int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+	const struct ct_policy *p = ct_policy();
+
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return -1;
+	}
+	if (!ct_is_null(name) && !ct_is_null(value) && steer_refused(p, "setenv", name, strlen(name), value)) {
+		errno = EACCES;
+		return -1;
+	}
+	return real(name, value, overwrite);
+}
+
+API int putenv(char *string)
+{
+	int (*real)(char *) = (int (*)(char *))dlsym(RTLD_NEXT, "putenv");
+	const struct ct_policy *p = ct_policy();
+	const char *eq = !ct_is_null(string) ? strchr(string, '=') : NULL;
+
+	if (!real || !p) {
+		errno = !real ? ENOSYS : EACCES;
+		return -1;
+	}
+	if (eq && steer_refused(p, "putenv", string, (size_t)(eq - string), eq + 1)) {
+		errno = EACCES;
+		return -1;
+	}
+	return real(string);
 }
 
 /*
@@ -872,7 +956,7 @@ API int execveat(int dirfd, const char *path, char *const argv[], char *const en
 	}
 	if (!p->active)
 		return (int)syscall(SYS_execveat, dirfd, path, argv, envp, flags);
-	if ((flags & AT_EMPTY_PATH) && !is_null(path) && !*path)
+	if ((flags & AT_EMPTY_PATH) && !ct_is_null(path) && !*path)
 		return exec_fd(p, "execveat", dirfd, argv, envp);
 	return exec_checked(p, "execveat", dirfd, path, argv, envp, flags);
 }
@@ -1377,7 +1461,7 @@ int ct_posix_spawnp(const char *version, pid_t *pid, const char *file,
 
 		return fn ? fn(pid, file, fa, attr, argv, envp) : ENOSYS;
 	}
-	if (is_null(file) || !*file)
+	if (ct_is_null(file) || !*file)
 		return ENOENT;
 	if (strchr(file, '/'))
 		return spawn_checked(p, "posix_spawnp", pid, file, fa, attr, argv, envp, try_shell);

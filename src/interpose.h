@@ -21,6 +21,10 @@ const struct ct_policy *ct_policy(void);
 int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const char *path,
 		    int flags, mode_t mode, unsigned need, int follow, struct ct_verdict *v);
 
+/* ptr == NULL, out of line: glibc declares some path arguments nonnull and
+ * programs pass NULL all the same (src/exec.c). */
+int ct_is_null(const void *ptr);
+
 /* Filter and restore the policy variables in this process's environ
  * (system, popen: glibc spawns /bin/sh with environ). */
 void ct_repair_environ(const struct ct_policy *p);

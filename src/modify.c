@@ -19,6 +19,8 @@
 #include <sys/ipc.h>
 #include <utmp.h>
 #include <utmpx.h>
+#include <libintl.h>
+#include <nl_types.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1412,4 +1414,105 @@ API int utmpname(const char *file)
 API int utmpxname(const char *file)
 {
 	return utmp_name("utmpxname", file, "utmpxname");
+}
+
+/*
+ * updwtmp(x): glibc appends to the file with its internal open. The file is
+ * opened here, checked for writing, and glibc is handed /proc/self/fd/N: it
+ * reopens the very file that was checked (no second lookup of the name).
+ */
+static void upd_wtmp(const char *op, const char *fn, const char *file, const void *ut)
+{
+	void (*real_upd)(const char *, const void *) =
+		(void (*)(const char *, const void *))dlsym(RTLD_NEXT, fn);
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	char name[40];
+	int fd, e;
+
+	if (!real_upd || !p)
+		return;
+	if (!p->active || !file) {
+		real_upd(file, ut);
+		return;
+	}
+	fd = ct_checked_open(p, op, AT_FDCWD, file, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0, CT_W, 1, &v);
+	if (fd < 0)
+		return;	/* updwtmp reports nothing: the denial is on stderr/log */
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	real_upd(name, ut);
+	e = errno;
+	sys_close(fd);
+	errno = e;
+}
+
+API void updwtmp(const char *file, const struct utmp *ut)
+{
+	upd_wtmp("updwtmp", "updwtmp", file, ut);
+}
+
+API void updwtmpx(const char *file, const struct utmpx *ut)
+{
+	upd_wtmp("updwtmpx", "updwtmpx", file, ut);
+}
+
+/*
+ * catopen: a name with a '/' is a catalog path, opened here and handed to
+ * glibc as /proc/self/fd/N (glibc reads the catalog whole and closes its
+ * own fd); a bare name is looked up through NLSPATH, checked at load.
+ */
+API nl_catd catopen(const char *name, int flag)
+{
+	nl_catd (*real_cat)(const char *, int) = (nl_catd(*)(const char *, int))dlsym(RTLD_NEXT, "catopen");
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	char fdname[40];
+	nl_catd c;
+	int fd, e;
+
+	if (!real_cat || !p) {
+		errno = !real_cat ? ENOSYS : EACCES;
+		return (nl_catd)-1;
+	}
+	if (!p->active || ct_is_null(name) || !strchr(name, '/'))
+		return real_cat(name, flag);
+	fd = ct_checked_open(p, "catopen", AT_FDCWD, name, O_RDONLY | O_CLOEXEC, 0, CT_R, 1, &v);
+	if (fd < 0)
+		return (nl_catd)-1;
+	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
+	c = real_cat(fdname, flag);
+	e = errno;
+	sys_close(fd);
+	errno = e;
+	return c;
+}
+
+/*
+ * bindtextdomain: gettext opens DIR/LOCALE/LC_MESSAGES/DOMAIN.mo later with
+ * glibc's internal open. A directory outside the trees is refused here
+ * (NULL, errno EACCES; glibc's NULL means "could not record"); one that is
+ * missing inside is recorded, as glibc does. The later open re-resolves the
+ * name: a link swapped in afterwards is the kernel backstop's (SECURITY.md).
+ */
+API char *bindtextdomain(const char *domain, const char *dir)
+{
+	char *(*real_bind)(const char *, const char *) =
+		(char *(*)(const char *, const char *))dlsym(RTLD_NEXT, "bindtextdomain");
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int fd;
+
+	if (!real_bind || !p) {
+		errno = !real_bind ? ENOSYS : EACCES;
+		return NULL;
+	}
+	if (p->active && dir && *dir) {
+		fd = ct_checked_open(p, "bindtextdomain", AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
+				     0, CT_R, 1, &v);
+		if (fd < 0 && v.reason != CT_OK)
+			return NULL;
+		if (fd >= 0)
+			sys_close(fd);
+	}
+	return real_bind(domain, dir);
 }

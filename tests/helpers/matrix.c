@@ -13,6 +13,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <libintl.h>
+#include <nl_types.h>
+#include <mqueue.h>
+#include <fts.h>
 #include <glob.h>
 #include <mntent.h>
 #include <sys/ipc.h>
@@ -65,7 +69,8 @@ static const char *const new_kind[] = {
 };
 static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_unlink", "sem_open",
 				       "sem_unlink", "mq_open", "mq_unlink", "wordexp", "tmpnam",
-				       "tmpnam_r", "tempnam", NULL };
+				       "tmpnam_r", "tempnam", "fts_read", "fts64_read", "fts_children",
+				       "fts64_children", "fts_set", "fts64_set", "__mq_open_2", NULL };
 
 static int in(const char *s, const char *const *list)
 {
@@ -316,6 +321,44 @@ static int call(const char *sym, const char *path)
 
 		snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
 		return __connect(sk, (struct sockaddr *)&un, sizeof(un));
+	}
+	if (!strcmp(sym, "fts_open") || !strcmp(sym, "fts64_open")) {
+		char *roots[] = { (char *)path, NULL };
+		FTS *f = !strcmp(sym, "fts_open") ? fts_open(roots, FTS_LOGICAL, NULL)
+			 : (FTS *)fts64_open(roots, FTS_LOGICAL, NULL);
+
+		if (!f)
+			return -1;
+		fts_close(f);
+		return 0;
+	}
+	if (!strcmp(sym, "updwtmp") || !strcmp(sym, "updwtmpx")) {
+		struct utmp ut;
+
+		memset(&ut, 0, sizeof(ut));
+		ut.ut_type = DEAD_PROCESS;
+		errno = 0;
+		if (!strcmp(sym, "updwtmp"))
+			updwtmp(path, &ut);
+		else
+			updwtmpx(path, (struct utmpx *)&ut);
+		return errno == EACCES ? -1 : 0;
+	}
+	if (!strcmp(sym, "catopen")) {
+		nl_catd c = catopen(path, 0);
+
+		if (c == (nl_catd)-1)
+			return -1;
+		catclose(c);
+		return 0;
+	}
+	if (!strcmp(sym, "bindtextdomain")) return bindtextdomain("matrix", path) ? 0 : -1;
+	if (!strcmp(sym, "setenv")) return setenv("TZ", path, 1);
+	if (!strcmp(sym, "putenv")) {
+		static char tz[4200];
+
+		snprintf(tz, sizeof(tz), "TZ=%s", path);
+		return putenv(tz) ? -1 : 0;
 	}
 	if (!strcmp(sym, "nftw")) return nftw(path, nftw_cb, 4, 0) < 0 ? -1 : 0;
 	if (!strcmp(sym, "nftw64")) return nftw64(path, nftw64_cb, 4, 0) < 0 ? -1 : 0;

@@ -16,6 +16,8 @@ ln -s dchain2 "$ROOT/dchain1"
 ln -s dirlink-out2 "$ROOT/dchain2"
 ln -s "$OUT" "$ROOT/dirlink-abs-out"
 echo scratch > "$ROOT/scratch"
+printf '$set 1\n1 hello\n' > "$T/msgs.msg"
+gencat "$ROOT/msgs.cat" "$T/msgs.msg" || exit 99	# a message catalog (libc-bin)
 # sockets for the twins, served bare
 $PY -c "
 import socket, sys, os
@@ -35,7 +37,8 @@ run() { # run SYM PATH [DEST]: the harness's answer, stderr in $T/err
 twin_path() { # an allowed path for SYM
 	case $1 in
 	exec* | fexecve | posix_spawn* | system | popen) echo "$ROOT/true-in" ;;
-	opendir | chdir | fchdir | scandir* | nftw* | ftw*) echo "$ROOT/sub" ;;
+	opendir | chdir | fchdir | scandir* | nftw* | ftw* | bindtextdomain) echo "$ROOT/sub" ;;
+	catopen) echo "$ROOT/msgs.cat" ;;
 	rmdir) mkdir -p "$ROOT/rm-$1" && echo "$ROOT/rm-$1" ;;
 	unlink* | remove | rename* | link | linkat) echo x > "$ROOT/f-$1" && echo "$ROOT/f-$1" ;;
 	*readlink*) echo "$ROOT/link-in" ;;

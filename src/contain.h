@@ -58,8 +58,13 @@ struct ct_alias {
 
 enum ct_log_mode { CT_LOG_STDERR, CT_LOG_FILE, CT_LOG_OFF };
 
+/* Kernel layers (src/kernel.c): which are in force in this process. */
+enum { CT_LAYER_LANDLOCK = 1, CT_LAYER_SECCOMP = 2 };
+
 struct ct_policy {
 	int active;		/* 0: opted out, every call passes through */
+	int inherited;		/* taken from a parent's CONTAIN_POLICY */
+	unsigned kernel;	/* CT_LAYER_* in force (inherited from the parent) */
 	int ntrees, ndeny, nalias, nenv;
 	struct ct_tree trees[CT_MAX_TREES];	/* longest path first */
 	struct ct_str deny[CT_MAX_DENY];
@@ -92,6 +97,27 @@ struct ct_env {
  */
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen);
+
+/* Add NAME=value to the variables every child gets (before the policy is
+ * made read-only). 0, or -1 when the policy is full. */
+int ct_policy_env(struct ct_policy *p, const char *name, const char *value);
+
+/* ---- kernel layers (src/kernel.c) ---- */
+
+/* Landlock ABI version of this kernel, 0 when it has none (or it is off). */
+int ct_landlock_abi(void);
+/* Does this process already run under libcontain's seccomp filter? */
+int ct_seccomp_present(void);
+/* Install the filter (no-new-privs first; all threads). 0 or -1, err set. */
+int ct_seccomp_install(char *err, size_t errlen);
+/*
+ * Restrict this process (and every later child) with a Landlock ruleset
+ * mirroring p: trees with their rights, CONTAIN_DENY carved out of
+ * read-only trees, /proc readable, the preloaded libraries readable, the
+ * log writable. 0 or -1, err set. Single-threaded callers only (Landlock
+ * holds the calling thread): -1 when other threads exist.
+ */
+int ct_landlock_apply(const struct ct_policy *p, char *err, size_t errlen);
 
 /*
  * The fd of tree i (see struct ct_slot). *owned: the caller must close it

@@ -31,6 +31,87 @@ static struct ct_policy *policy_ptr;
 static int init_state;		/* 0 not loaded, 1 loading, 2 loaded */
 static pid_t init_tid;
 
+/* Is this process held by a Landlock domain? "/" is never granted (it is
+ * no tree), so listing it fails with EACCES only under Landlock. */
+static int landlock_in_force(void)
+{
+	int fd = sys_openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+
+	if (fd >= 0) {
+		sys_close(fd);
+		return 0;
+	}
+	return errno == EACCES;
+}
+
+/*
+ * The kernel layers. CONTAIN_LAYERS: unset or "auto" = every layer this
+ * kernel has (a missing one is reported); "none"; or a list of "landlock"
+ * and "seccomp", each then required. The first process of a tree applies
+ * them (the contain launcher may have applied Landlock before exec:
+ * CONTAIN_LANDLOCKED=1, believed only if a domain is in force); its
+ * children inherit them. Every process then notes what holds it.
+ */
+static void kernel_layers(struct ct_policy *p)
+{
+	const char *want = getenv("CONTAIN_LAYERS");
+	unsigned need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP, required = 0;
+	char err[1024] = "";
+
+	if (want && *want && strcmp(want, "auto") != 0) {
+		const char *s = want;
+
+		need = 0;
+		while (*s) {
+			size_t n = strcspn(s, ", ");
+
+			if (n == 4 && !strncmp(s, "none", 4))
+				;
+			else if (n == 8 && !strncmp(s, "landlock", 8))
+				need |= CT_LAYER_LANDLOCK;
+			else if (n == 7 && !strncmp(s, "seccomp", 7))
+				need |= CT_LAYER_SECCOMP;
+			else if (n) {
+				snprintf(err, sizeof(err), "CONTAIN_LAYERS=\"%s\": unknown layer (use auto, none, "
+					 "landlock, seccomp)", want);
+				ct_config_error(err);
+				_exit(LIBCONTAIN_EXIT_POLICY);
+			}
+			s += n;
+			s += strspn(s, ", ");
+		}
+		required = need;
+	}
+	if (!p->inherited) {
+		if (need & CT_LAYER_LANDLOCK) {
+			const char *ll = getenv("CONTAIN_LANDLOCKED");
+
+			if (ll && !strcmp(ll, "1") && landlock_in_force())
+				;	/* the launcher applied this policy's ruleset */
+			else if (!ct_landlock_abi()) {
+				if (required & CT_LAYER_LANDLOCK) {
+					ct_config_error("CONTAIN_LAYERS=landlock: this kernel has no Landlock "
+							"(Linux 5.13 or later, enabled in the lsm= list)");
+					_exit(LIBCONTAIN_EXIT_POLICY);
+				}
+				ct_config_note("warning: this kernel has no Landlock: raw system calls and "
+						"static programs are not contained (CONTAIN_LAYERS=none says "
+						"so on purpose)");
+			} else if (ct_landlock_apply(p, err, sizeof(err)) < 0) {
+				ct_config_error(err);
+				_exit(LIBCONTAIN_EXIT_POLICY);
+			}
+		}
+		if ((need & CT_LAYER_SECCOMP) && !ct_seccomp_present() &&
+		    ct_seccomp_install(err, sizeof(err)) < 0) {
+			ct_config_error(err);
+			_exit(LIBCONTAIN_EXIT_POLICY);
+		}
+	}
+	p->kernel = (landlock_in_force() ? CT_LAYER_LANDLOCK : 0) |
+		    (ct_seccomp_present() ? CT_LAYER_SECCOMP : 0);
+}
+
 static void load_policy(void)
 {
 	struct ct_env e;
@@ -93,6 +174,8 @@ static void load_policy(void)
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
+	if (p->active)
+		kernel_layers(p);
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }
@@ -129,7 +212,14 @@ API const char *libcontain_version(void)
 {
 	const struct ct_policy *p = ct_policy();
 
-	return p && p->active ? PACKAGE_VERSION " (active)" : PACKAGE_VERSION " (opted out)";
+	if (!p || !p->active)
+		return PACKAGE_VERSION " (opted out)";
+	switch (p->kernel) {
+	case CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP: return PACKAGE_VERSION " (active: interposer, landlock, seccomp)";
+	case CT_LAYER_LANDLOCK: return PACKAGE_VERSION " (active: interposer, landlock)";
+	case CT_LAYER_SECCOMP: return PACKAGE_VERSION " (active: interposer, seccomp)";
+	default: return PACKAGE_VERSION " (active: interposer)";
+	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -442,6 +442,18 @@ static int add_env(struct builder *b, const char *name, const char *value)
 	return 0;
 }
 
+int ct_policy_env(struct ct_policy *p, const char *name, const char *value)
+{
+	char err[8];
+	struct builder b;
+
+	memset(&b, 0, sizeof(b));
+	b.p = p;
+	b.err = err;
+	b.errlen = sizeof(err);
+	return add_env(&b, name, value);
+}
+
 /* A directory we may use as private temp dir: ours, 0700, not a link. */
 static int own_private_dir(const char *path)
 {
@@ -907,6 +919,7 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	    parse_policy(p, e->serialized, policy_sum(e->root, e->read, e->write, e->deny,
 						      e->log, e->tmpdir)) == 0) {
 		mark_fast(p);
+		p->inherited = 1;
 		if (setup_log(&b, e, 0) < 0 || snapshot_env(&b, e, e->root) < 0)
 			return -1;
 		if (add_env(&b, "CONTAIN_POLICY", e->serialized) < 0)

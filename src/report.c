@@ -268,3 +268,14 @@ void ct_config_error(const char *msg)
 	buf[o.len++] = '\n';
 	sys_write(2, buf, o.len);
 }
+
+void ct_config_note(const char *msg)
+{
+	char buf[1200];
+	struct out o = { buf, 0, sizeof(buf) - 1 };
+
+	puts_(&o, "libcontain: ");
+	putpath(&o, msg, ESC_TEXT, 1000);
+	buf[o.len++] = '\n';
+	sys_write(2, buf, o.len);
+}

@@ -9,5 +9,7 @@ void ct_report(const struct ct_policy *p, const char *op, const char *path,
 	       const struct ct_verdict *v);
 /* One line on stderr for a policy that cannot be loaded. */
 void ct_config_error(const char *msg);
+/* One line "libcontain: MSG" on stderr: a note, not a refusal. */
+void ct_config_note(const char *msg);
 
 #endif

@@ -35,9 +35,10 @@ check_match() {
 }
 
 # contained CMD...: run CMD under the library, root $ROOT, helpers readable,
-# denials on stderr (CONTAIN_LOG can be set by the caller).
+# denials on stderr (CONTAIN_LOG can be set by the caller). CT_LAYERS picks
+# the kernel layers (CONTAIN_LAYERS; default auto: all this kernel has).
 contained() {
-	env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \
+	env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" CONTAIN_LAYERS="${CT_LAYERS:-auto}" \
 		CONTAIN_READ="${CT_READ:-$HELPERS}" CONTAIN_TMPDIR="$T/tmp" \
 		"$@"
 }

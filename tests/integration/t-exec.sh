@@ -2,6 +2,10 @@
 # What may run: programs in the trees (ELF with an interpreter, #! scripts
 # whose interpreter is allowed); not programs outside, not static binaries.
 . "${SRCDIR:?}/tests/integration/lib.sh"
+# the interposer alone (CONTAIN_LAYERS=none): without the kernel layers a
+# program the preload cannot enter must be refused (t-kernel.sh: with them
+# it runs, held by Landlock and seccomp)
+CT_LAYERS=none
 make_fixture
 cd "$ROOT" || exit 99
 cp /bin/true "$OUT/true-out"

@@ -141,7 +141,9 @@ inside
 in=0"
 done
 
-# --- static binaries are refused ------------------------------------------------------
+# --- static binaries are refused by the interposer alone ----------------------------
+# (CONTAIN_LAYERS=none; with the kernel layers they run contained: t-kernel.sh)
+CT_LAYERS=none
 cp "$HELPERS/static_hello" "$ROOT/static_hello"
 out=$(contained "$HELPERS/probe" exec "$ROOT/static_hello" 2>"$T/err")
 check "static binary via probe exec is EACCES" "$out" EACCES

@@ -222,18 +222,29 @@ static char *filter_path(const struct ct_policy *p, const char *path)
  * Variables that make glibc open files by name with its internal open (no
  * wrapper sees it): TZ and TZDIR (zone files), LOCPATH (locales), NLSPATH
  * (message catalogs), GCONV_PATH (iconv modules, loaded as code),
- * HOSTALIASES, DATEMSK. One that names a place outside the trees is removed
- * at load (and reported), so neither this process nor its children use it.
+ * HOSTALIASES, DATEMSK; and the locale names glibc puts into such paths
+ * (LANG, LC_*, LANGUAGE: NLSPATH's %L, gettext's catalogs). One that names a
+ * place outside the trees is removed at load (and reported), so neither
+ * this process nor its children use it; setenv/putenv refuse it.
  */
 static const char *const steer_vars[] = {
 	"TZ=", "TZDIR=", "LOCPATH=", "NLSPATH=", "GCONV_PATH=", "HOSTALIASES=", "DATEMSK=",
+	"LANG=", "LANGUAGE=", "LC_ALL=", "LC_CTYPE=", "LC_NUMERIC=", "LC_TIME=", "LC_COLLATE=",
+	"LC_MONETARY=", "LC_MESSAGES=", "LC_PAPER=", "LC_NAME=", "LC_ADDRESS=", "LC_TELEPHONE=",
+	"LC_MEASUREMENT=", "LC_IDENTIFICATION=",
 };
+
+static int in_read_only_tree(const struct ct_policy *p, const char *path);
 
 /*
  * Is the n bytes at s, a path, lexically in a tree, and (where it exists)
  * does it resolve inside one? A link inside that points out fails.
+ * dir_ro: it must also lie in a read-only tree (not /proc): glibc appends
+ * names to it (zone, locale, module names) and reads configuration from it
+ * (gconv-modules), so the program must not be able to plant links or files
+ * there.
  */
-static int steer_path_ok(const struct ct_policy *p, const char *s, size_t n)
+static int steer_path_ok(const struct ct_policy *p, const char *s, size_t n, int dir_ro)
 {
 	struct ct_verdict v;
 	struct ct_req rq = { AT_FDCWD, NULL, O_PATH | O_CLOEXEC, 0, CT_R, 1 };
@@ -245,6 +256,10 @@ static int steer_path_ok(const struct ct_policy *p, const char *s, size_t n)
 	path = strndup(s, n);
 	if (!path)
 		return 0;
+	if (dir_ro && (!in_read_only_tree(p, path) || ct_path_under(path, n, "/proc", 5))) {
+		free(path);
+		return 0;
+	}
 	rq.path = path;
 	fd = ct_open(p, &rq, &v);
 	ok = fd >= 0 || v.reason == CT_OK;	/* missing inside: glibc finds nothing */
@@ -258,22 +273,26 @@ static int steer_path_ok(const struct ct_policy *p, const char *s, size_t n)
 static int steer_ok(const struct ct_policy *p, const char *var, const char *value)
 {
 	const char *s = value;
+	int dir_ro;
 
+	if (!strncmp(var, "LANG", 4) || !strncmp(var, "LC_", 3))
+		return !strchr(s, '/');	/* a locale name, never a path */
 	if (!strcmp(var, "TZ=")) {
 		/* ":file" or "/file" name a zone file; a POSIX TZ string names none */
 		if (*s == ':')
 			s++;
 		if (*s != '/')
-			return !strstr(s, "..");	/* relative to TZDIR, which is checked */
-		return steer_path_ok(p, s, strlen(s));
+			return !strstr(s, "..");	/* in TZDIR, a read-only tree */
+		return steer_path_ok(p, s, strlen(s), 0);
 	}
+	dir_ro = strcmp(var, "HOSTALIASES=") && strcmp(var, "DATEMSK=");
 	while (*s) {
 		size_t n = strcspn(s, ":");
 		size_t k = strcspn(s, "%");	/* NLSPATH templates: the fixed part */
 
 		if (k < n)
 			n = k;
-		if (n && !steer_path_ok(p, s, n))
+		if (n && !steer_path_ok(p, s, n, dir_ro))
 			return 0;
 		s += strcspn(s, ":");
 		if (*s == ':')
@@ -308,6 +327,14 @@ static void drop_steering(const struct ct_policy *p)
  * refused (EACCES, reported), so glibc never opens it later on its own.
  * A program that writes environ directly is not seen (SECURITY.md).
  */
+static int is_steering(const char *name, size_t nlen)
+{
+	for (size_t i = 0; i < sizeof(steer_vars) / sizeof(steer_vars[0]); i++)
+		if (nlen == strlen(steer_vars[i]) - 1 && !strncmp(name, steer_vars[i], nlen))
+			return 1;
+	return 0;
+}
+
 static int steer_refused(const struct ct_policy *p, const char *op, const char *name, size_t nlen,
 			 const char *value)
 {
@@ -358,6 +385,17 @@ API int putenv(char *string)
 	if (eq && steer_refused(p, "putenv", string, (size_t)(eq - string), eq + 1)) {
 		errno = EACCES;
 		return -1;
+	}
+	if (eq && p->active && is_steering(string, (size_t)(eq - string))) {
+		/* the string would stay the program's to rewrite after this
+		 * check: a steering variable gets a copy (setenv) */
+		char *name = strndup(string, (size_t)(eq - string));
+		int (*set)(const char *, const char *, int) =
+			(int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+		int r = name && set ? set(name, eq + 1, 1) : -1;
+
+		free(name);
+		return r;
 	}
 	return real(string);
 }

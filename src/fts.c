@@ -70,14 +70,15 @@ static FTS *open_walk(const char *op, const char *name, char *const *argv, int o
 		fd = ct_checked_open(p, op, AT_FDCWD, *a, O_PATH | O_CLOEXEC | (follow_roots ? 0 : O_NOFOLLOW),
 				     0, 0, follow_roots, &v);
 		if (fd < 0) {
-			if (errno == EACCES || errno == ELOOP)
+			if (v.reason != CT_OK)
 				return NULL;
-			continue;	/* missing inside: fts reports it */
+			continue;	/* missing or a loop inside: fts reports it */
 		}
 		sys_close(fd);
 	}
 	if (logical)
-		options = (options & ~FTS_LOGICAL) | FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW;
+		/* glibc ignores FTS_NOSTAT in a logical walk: so does the emulation */
+		options = (options & ~(FTS_LOGICAL | FTS_NOSTAT)) | FTS_PHYSICAL | FTS_NOCHDIR | FTS_COMFOLLOW;
 	f = fn(argv, options, compar);
 	if (f && logical)
 		f->fts_options |= CT_FTS_LOGICAL;
@@ -100,95 +101,20 @@ API FTS64 *fts64_open(char *const *argv, int options,
 				  (int (*)(const FTSENT **, const FTSENT **))(void (*)(void))compar);
 }
 
-static void refuse(FTSENT *e)
+/* fts_statp is valid only without FTS_NOSTAT (glibc leaves it unset then) */
+static struct stat *statp(const FTS *f, const FTSENT *e)
 {
+	return (f->fts_options & FTS_NOSTAT) ? NULL : e->fts_statp;
+}
+
+static void refuse(const FTS *f, FTSENT *e)
+{
+	struct stat *st = statp(f, e);
+
 	e->fts_info = FTS_NS;
 	e->fts_errno = EACCES;
-	if (e->fts_statp)
-		memset(e->fts_statp, 0, sizeof(*e->fts_statp));
-}
-
-/*
- * Is e the object its path names now, inside? follow: resolve a final link.
- * Reports a denial under op.
- */
-static int entry_ok(const struct ct_policy *p, const char *op, const FTSENT *e, int follow)
-{
-	struct ct_verdict v;
-	struct stat st;
-	int fd, r;
-
-	fd = ct_checked_open(p, op, AT_FDCWD, e->fts_accpath,
-			     O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0, 0, follow, &v);
-	if (fd < 0)
-		return 0;
-	r = sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && e->fts_statp &&
-	    st.st_dev == e->fts_statp->st_dev && st.st_ino == e->fts_statp->st_ino;
-	sys_close(fd);
-	return r;
-}
-
-static FTSENT *read_walk(const char *op, const char *rname, const char *sname, FTS *f)
-{
-	fts_read_fn rd = (fts_read_fn)real(rname);
-	fts_set_fn set = (fts_set_fn)real(sname);
-	const struct ct_policy *p = ct_policy();
-	FTSENT *e;
-
-	if (!rd || !set || !p) {
-		errno = !rd || !set ? ENOSYS : EACCES;
-		return NULL;
-	}
-	e = rd(f);
-	if (!e || !p->active)
-		return e;
-	switch (e->fts_info) {
-	case FTS_DP: case FTS_DNR: case FTS_ERR: case FTS_NS: case FTS_NSOK: case FTS_DC:
-		return e;	/* nothing stat'ed to verify, or already reported */
-	case FTS_SL: case FTS_SLNONE:
-		if (!entry_ok(p, op, e, 0)) {
-			refuse(e);
-			return e;
-		}
-		if (!(f->fts_options & CT_FTS_LOGICAL))
-			return e;
-		/* the logical walk follows it, if the target is inside */
-		{
-			struct ct_verdict v;
-			int fd = ct_checked_open(p, op, AT_FDCWD, e->fts_accpath, O_PATH | O_CLOEXEC, 0, 0, 1, &v);
-
-			if (fd < 0) {
-				if (errno == ENOENT)
-					return e;	/* dangling inside: FTS_SLNONE */
-				refuse(e);
-				return e;
-			}
-			sys_close(fd);
-		}
-		if (set(f, e, FTS_FOLLOW) != 0 || (e = rd(f)) == NULL)
-			return e;
-		if (e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE || e->fts_info == FTS_NS)
-			return e;
-		break;
-	default:
-		break;
-	}
-	/* a directory, file or followed link: the object itself */
-	if (!entry_ok(p, op, e, 1)) {
-		refuse(e);
-		set(f, e, FTS_SKIP);
-	}
-	return e;
-}
-
-API FTSENT *fts_read(FTS *f)
-{
-	return read_walk("fts_read", "fts_read", "fts_set", f);
-}
-
-API FTSENT64 *fts64_read(FTS64 *f)
-{
-	return (FTSENT64 *)read_walk("fts_read", "fts64_read", "fts64_set", (FTS *)f);
+	if (st)
+		memset(st, 0, sizeof(*st));
 }
 
 /*
@@ -211,22 +137,167 @@ static char *child_path(const FTSENT *e)
 }
 
 /*
- * fts_children: the entries of the current directory. In the default mode
- * fts stat'ed them from inside the directory fts_read verified (fts compares
- * it when it changes into it), without following links: nothing to check.
- * With FTS_NOCHDIR it reached them by path: each is checked as fts_read
- * checks it. In a logical walk a link is followed here through the resolver
- * and reported as its target (or FTS_NS/EACCES), as glibc's logical walk
- * reports it.
+ * Is e, inside, the object fts saw? Its path is resolved (follow: a final
+ * link too) and compared by device and inode with fts's stat (or, under
+ * FTS_NOSTAT, with the directory identity fts keeps). The current entry is
+ * found by fts_accpath from the cwd fts set; a root by its given path; any
+ * other entry (an fts_children list) by its full path from the walk's
+ * starting directory. Reports a denial under op. 1 ok, 0 refuse.
  */
-static FTSENT *children(const char *op, const char *cname, FTS *f, int instr)
+static int entry_open(const struct ct_policy *p, const char *op, const FTS *f, const FTSENT *e,
+		      int follow, struct ct_verdict *v)
+{
+	int nochdir = (f->fts_options & FTS_NOCHDIR) != 0, dirfd = AT_FDCWD, fd;
+	char *own = NULL;
+	const char *path;
+
+	if (e == f->fts_cur) {
+		path = e->fts_accpath;
+	} else if (e->fts_level == FTS_ROOTLEVEL) {
+		path = e->fts_accpath;
+		if (!nochdir)
+			dirfd = f->fts_rfd;
+	} else {
+		path = own = child_path(e);
+		if (!own) {
+			v->reason = CT_UNVERIFIABLE;
+			errno = ENOMEM;
+			return -1;
+		}
+		if (!nochdir)
+			dirfd = f->fts_rfd;
+	}
+	fd = ct_checked_open(p, op, dirfd, path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0, 0,
+			     follow, v);
+	free(own);
+	return fd;
+}
+
+static int entry_check(const struct ct_policy *p, const char *op, const FTS *f, const FTSENT *e,
+		       int follow)
+{
+	const struct stat *sp = statp(f, e);
+	struct ct_verdict v;
+	struct stat st;
+	int fd = entry_open(p, op, f, e, follow, &v), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0;
+	if (ok && sp)
+		ok = st.st_dev == sp->st_dev && st.st_ino == sp->st_ino;
+	else if (ok && (e->fts_info == FTS_D || e->fts_info == FTS_DC || e->fts_info == FTS_DP))
+		ok = st.st_dev == e->fts_dev && st.st_ino == e->fts_ino;
+	sys_close(fd);
+	return ok;
+}
+
+/*
+ * Before fts reads the current directory (the next fts_read descends into
+ * an FTS_D entry; fts_children reads it), it must still be the directory
+ * that was verified: the program may have swapped it for a link since. A
+ * changed one is skipped and reported FTS_NS/EACCES. 0 ok, -1 refused.
+ */
+static int verify_pending(const struct ct_policy *p, const char *op, FTS *f, fts_set_fn set)
+{
+	FTSENT *cur = f->fts_cur;
+
+	if (!cur || cur->fts_info != FTS_D || cur->fts_instr == FTS_SKIP)
+		return 0;
+	if (entry_check(p, op, f, cur, 1))
+		return 0;
+	set(f, cur, FTS_SKIP);
+	refuse(f, cur);
+	return -1;
+}
+
+static FTSENT *read_walk(const char *op, const char *rname, const char *sname, FTS *f)
+{
+	fts_read_fn rd = (fts_read_fn)real(rname);
+	fts_set_fn set = (fts_set_fn)real(sname);
+	const struct ct_policy *p = ct_policy();
+	FTSENT *e;
+
+	if (!rd || !set || !p) {
+		errno = !rd || !set ? ENOSYS : EACCES;
+		return NULL;
+	}
+	if (p->active && f)
+		verify_pending(p, op, f, set);
+	e = rd(f);
+	if (!e || !p->active)
+		return e;
+	switch (e->fts_info) {
+	case FTS_DP: case FTS_DNR: case FTS_ERR: case FTS_NS: case FTS_NSOK: case FTS_DC:
+		return e;	/* nothing stat'ed to verify, or already reported */
+	case FTS_SL: case FTS_SLNONE:
+		if (!entry_check(p, op, f, e, 0)) {
+			refuse(f, e);
+			return e;
+		}
+		if (!(f->fts_options & CT_FTS_LOGICAL))
+			return e;
+		/* the logical walk follows it, if the target is inside */
+		{
+			struct ct_verdict v;
+			int fd = ct_checked_open(p, op, AT_FDCWD, e->fts_accpath, O_PATH | O_CLOEXEC, 0, 0, 1, &v);
+
+			if (fd < 0) {
+				if (v.reason == CT_OK && (errno == ENOENT || errno == ELOOP))
+					return e;	/* dangling or a loop inside: FTS_SLNONE */
+				refuse(f, e);
+				return e;
+			}
+			sys_close(fd);
+		}
+		if (set(f, e, FTS_FOLLOW) != 0 || (e = rd(f)) == NULL)
+			return e;
+		if (e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE || e->fts_info == FTS_NS)
+			return e;
+		break;
+	default:
+		break;
+	}
+	/* a directory, file or followed link: the object itself */
+	if (!entry_check(p, op, f, e, 1)) {
+		refuse(f, e);
+		set(f, e, FTS_SKIP);
+	}
+	return e;
+}
+
+API FTSENT *fts_read(FTS *f)
+{
+	return read_walk("fts_read", "fts_read", "fts_set", f);
+}
+
+API FTSENT64 *fts64_read(FTS64 *f)
+{
+	return (FTSENT64 *)read_walk("fts_read", "fts64_read", "fts64_set", (FTS *)f);
+}
+
+/*
+ * fts_children: the entries of the current directory, which must still be
+ * the verified one (any instr, FTS_NAMEONLY too). In the default mode fts
+ * stat'ed them from inside it without following links: nothing more to
+ * check. With FTS_NOCHDIR it reached them by path: each is checked as
+ * fts_read checks it. In a logical walk a link is followed here through the
+ * resolver and reported as its target (or FTS_NS/EACCES), as glibc's logical
+ * walk reports it.
+ */
+static FTSENT *children(const char *op, const char *cname, const char *sname, FTS *f, int instr)
 {
 	FTSENT *(*fn)(FTS *, int) = (FTSENT * (*)(FTS *, int)) real(cname);
+	fts_set_fn set = (fts_set_fn)real(sname);
 	const struct ct_policy *p = ct_policy();
 	FTSENT *list;
 
-	if (!fn || !p) {
-		errno = !fn ? ENOSYS : EACCES;
+	if (!fn || !set || !p) {
+		errno = !fn || !set ? ENOSYS : EACCES;
+		return NULL;
+	}
+	if (p->active && f && verify_pending(p, op, f, set) < 0) {
+		errno = EACCES;
 		return NULL;
 	}
 	list = fn(f, instr);
@@ -234,35 +305,31 @@ static FTSENT *children(const char *op, const char *cname, FTS *f, int instr)
 		return list;
 	for (FTSENT *e = list; e; e = e->fts_link) {
 		int link = e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE;
-		int follow = !link || (f->fts_options & CT_FTS_LOGICAL);
 		struct ct_verdict v;
-		struct stat st;
-		char *path;
+		struct stat st, *sp = statp(f, e);
 		int fd;
 
 		if (e->fts_info == FTS_NS || e->fts_info == FTS_NSOK || e->fts_info == FTS_ERR ||
 		    e->fts_info == FTS_DNR)
 			continue;
-		path = child_path(e);
-		if (!path) {
-			refuse(e);
+		if (!link || !(f->fts_options & CT_FTS_LOGICAL)) {
+			if (!entry_check(p, op, f, e, !link))
+				refuse(f, e);
 			continue;
 		}
-		fd = ct_checked_open(p, op, AT_FDCWD, path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
-				     0, 0, follow, &v);
-		free(path);
+		fd = entry_open(p, op, f, e, 1, &v);
 		if (fd < 0) {
-			if (!(link && errno == ENOENT))
-				refuse(e);
-			continue;	/* a dangling link inside stays FTS_SLNONE */
+			if (v.reason != CT_OK || !(errno == ENOENT || errno == ELOOP))
+				refuse(f, e);
+			continue;	/* dangling or a loop inside: FTS_SLNONE */
 		}
-		if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0 || !e->fts_statp) {
-			refuse(e);
-		} else if (link && follow) {
-			*e->fts_statp = st;	/* the logical walk reports the target */
+		if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0 || !sp) {
+			refuse(f, e);
+		} else {
+			*sp = st;	/* the logical walk reports the target */
 			e->fts_info = S_ISDIR(st.st_mode) ? FTS_D : S_ISREG(st.st_mode) ? FTS_F : FTS_DEFAULT;
-		} else if (st.st_dev != e->fts_statp->st_dev || st.st_ino != e->fts_statp->st_ino) {
-			refuse(e);
+			e->fts_dev = st.st_dev;
+			e->fts_ino = st.st_ino;
 		}
 		sys_close(fd);
 	}
@@ -271,12 +338,12 @@ static FTSENT *children(const char *op, const char *cname, FTS *f, int instr)
 
 API FTSENT *fts_children(FTS *f, int instr)
 {
-	return children("fts_children", "fts_children", f, instr);
+	return children("fts_children", "fts_children", "fts_set", f, instr);
 }
 
 API FTSENT64 *fts64_children(FTS64 *f, int instr)
 {
-	return (FTSENT64 *)children("fts_children", "fts64_children", (FTS *)f, instr);
+	return (FTSENT64 *)children("fts_children", "fts64_children", "fts64_set", (FTS *)f, instr);
 }
 
 /* fts_set(FTS_FOLLOW) on a link: fts would stat the target with its own
@@ -293,11 +360,11 @@ static int set_walk(const char *op, const char *sname, FTS *f, FTSENT *e, int in
 	if (p->active && instr == FTS_FOLLOW && e &&
 	    (e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE)) {
 		struct ct_verdict v;
-		int fd = ct_checked_open(p, op, AT_FDCWD, e->fts_accpath, O_PATH | O_CLOEXEC, 0, 0, 1, &v);
+		int fd = entry_open(p, op, f, e, 1, &v);
 
 		if (fd < 0) {
-			if (errno != ENOENT)
-				refuse(e);
+			if (v.reason != CT_OK || !(errno == ENOENT || errno == ELOOP))
+				refuse(f, e);
 			return 0;	/* not followed: the walk goes on */
 		}
 		sys_close(fd);

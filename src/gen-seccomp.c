@@ -17,7 +17,9 @@
  *  - open_by_handle_at: EPERM; name_to_handle_at: EOPNOTSUPP (a handle
  *    opens a file with no path to check)
  *  - the mount API (mount, umount2, pivot_root, move_mount, open_tree,
- *    fsopen, fsconfig, fsmount, fspick, mount_setattr): EPERM
+ *    fsopen, fsconfig, fsmount, fspick, mount_setattr) and the privileged
+ *    calls that name a file (acct, quotactl, quotactl_fd, swapon, swapoff):
+ *    EPERM
  *  - the probe: sched_get_priority_max(CT_SECCOMP_PROBE) fails with
  *    EHWPOISON, which the kernel never returns for it: a process can tell
  *    that its tree already runs under this filter and does not stack another
@@ -37,6 +39,8 @@ static const char *const enosys[] = { "io_uring_setup", "io_uring_enter", "io_ur
 static const char *const eperm[] = {
 	"open_by_handle_at", "mount", "umount2", "pivot_root", "move_mount", "open_tree",
 	"fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+	/* privileged calls that name a path the other layers do not check */
+	"acct", "quotactl", "quotactl_fd", "swapon", "swapoff",
 };
 
 static void die(const char *what, int rc)

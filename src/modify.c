@@ -20,6 +20,7 @@
 #include <utmp.h>
 #include <utmpx.h>
 #include <libintl.h>
+#include <locale.h>
 #include <nl_types.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1506,6 +1507,13 @@ API char *bindtextdomain(const char *domain, const char *dir)
 		errno = !real_bind ? ENOSYS : EACCES;
 		return NULL;
 	}
+	if (p->active && !ct_is_null(domain) && strchr(domain, '/')) {
+		struct ct_verdict dv = { CT_OUTSIDE, -1, "a message domain is a name, not a path", "" };
+
+		ct_report(p, "bindtextdomain", domain, &dv);
+		errno = EACCES;
+		return NULL;
+	}
 	if (p->active && dir && *dir) {
 		fd = ct_checked_open(p, "bindtextdomain", AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
 				     0, CT_R, 1, &v);
@@ -1515,4 +1523,83 @@ API char *bindtextdomain(const char *domain, const char *dir)
 			sys_close(fd);
 	}
 	return real_bind(domain, dir);
+}
+
+/*
+ * gettext domains: glibc opens DIR/LOCALE/LC_MESSAGES/DOMAIN.mo with its
+ * internal open, so a domain name holding a '/' climbs out of the
+ * directory bindtextdomain checked. Such a domain is not translated (the
+ * message comes back as given, as when no catalog exists) and reported;
+ * textdomain and bindtextdomain refuse it (NULL, EACCES).
+ */
+static int bad_domain(const char *op, const char *domain)
+{
+	const struct ct_policy *p = ct_policy();
+
+	if (!p || !p->active || ct_is_null(domain) || !strchr(domain, '/'))
+		return !p;
+	{
+		struct ct_verdict v = { CT_OUTSIDE, -1, "a message domain is a name, not a path", "" };
+
+		ct_report(p, op, domain, &v);
+	}
+	return 1;
+}
+
+/* libintl.h maps these to dcgettext when optimizing: the real names here */
+#undef dgettext
+#undef dngettext
+#undef dcgettext
+#undef dcngettext
+#define GT_REAL(type, name, ...) \
+	type (*real_gt)(__VA_ARGS__) = (type (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name)
+
+API char *textdomain(const char *domain)
+{
+	GT_REAL(char *, "textdomain", const char *);
+
+	if (bad_domain("textdomain", domain)) {
+		errno = EACCES;
+		return NULL;
+	}
+	return real_gt ? real_gt(domain) : NULL;
+}
+
+API char *dcgettext(const char *domain, const char *msgid, int category)
+{
+	GT_REAL(char *, "dcgettext", const char *, const char *, int);
+
+	if (bad_domain("dcgettext", domain) || !real_gt)
+		return (char *)msgid;
+	return real_gt(domain, msgid, category);
+}
+
+API char *__dcgettext(const char *domain, const char *msgid, int category)
+{
+	return dcgettext(domain, msgid, category);
+}
+
+API char *dgettext(const char *domain, const char *msgid)
+{
+	return dcgettext(domain, msgid, LC_MESSAGES);
+}
+
+API char *__dgettext(const char *domain, const char *msgid)
+{
+	return dcgettext(domain, msgid, LC_MESSAGES);
+}
+
+API char *dcngettext(const char *domain, const char *msgid1, const char *msgid2, unsigned long n,
+		     int category)
+{
+	GT_REAL(char *, "dcngettext", const char *, const char *, const char *, unsigned long, int);
+
+	if (bad_domain("dcngettext", domain) || !real_gt)
+		return (char *)(n == 1 ? msgid1 : msgid2);
+	return real_gt(domain, msgid1, msgid2, n, category);
+}
+
+API char *dngettext(const char *domain, const char *msgid1, const char *msgid2, unsigned long n)
+{
+	return dcngettext(domain, msgid1, msgid2, n, LC_MESSAGES);
 }

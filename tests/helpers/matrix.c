@@ -70,7 +70,9 @@ static const char *const new_kind[] = {
 static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_unlink", "sem_open",
 				       "sem_unlink", "mq_open", "mq_unlink", "wordexp", "tmpnam",
 				       "tmpnam_r", "tempnam", "fts_read", "fts64_read", "fts_children",
-				       "fts64_children", "fts_set", "fts64_set", "__mq_open_2", NULL };
+				       "fts64_children", "fts_set", "fts64_set", "__mq_open_2", "textdomain",
+				       "dcgettext", "__dcgettext", "dgettext", "__dgettext", "dcngettext",
+				       "dngettext", NULL };
 
 static int in(const char *s, const char *const *list)
 {

@@ -47,6 +47,33 @@ check "fts_open of an inside root works" "$(walk physical sub | head -1)" "D sub
 check_match "the denial is reported with the uniform line" \
 	"$(contained "$W" logical "$OUT" 2>&1 >/dev/null)" "libcontain: denied fts_open \"$OUT\": *"
 
+# FTS_NOSTAT: glibc leaves fts_statp unset; the walk must still be checked
+out=$(walk nostat .)
+check "FTS_NOSTAT: the walk completes" "$(line "$out" 'D ./sub')" yes
+check "FTS_NOSTAT: nothing outside is listed" "$(printf '%s\n' "$out" | grep -c 'secret\|odir')" 0
+
+# the program swaps a directory it was given for a link out, then reads on
+mkdir -p "$ROOT/leaf" && echo l > "$ROOT/leaf/l.txt"
+out=$(CT_LAYERS=none walk swap leaf ../outside .)
+check "a directory swapped for an outward link is not read (FTS_NOCHDIR)" \
+	"$(printf '%s\n' "$out" | grep -c 'secret\|odir\|leaf/')" 0
+rm "$ROOT/leaf" && mv "$ROOT/leaf.old" "$ROOT/leaf"
+err=$(CT_LAYERS=none contained "$W" swap leaf ../outside . 2>&1 >/dev/null)
+check_match "the swapped directory is reported" "$err" '*denied fts_read "./leaf": outside the allowed trees*'
+rm "$ROOT/leaf" && mv "$ROOT/leaf.old" "$ROOT/leaf"
+out=$("$W" swap leaf ../outside .)
+check "bare, the swap lists the outside directory (the twin)" \
+	"$(printf '%s\n' "$out" | grep -c 'leaf/secret.txt')" 1
+rm "$ROOT/leaf" && mv "$ROOT/leaf.old" "$ROOT/leaf"
+out=$(CT_LAYERS=none walk swapnames leaf ../outside .)
+check "fts_children(FTS_NAMEONLY) of a swapped directory lists nothing outside" \
+	"$(printf '%s\n' "$out" | grep -c 'name ')" 0
+rm "$ROOT/leaf" && mv "$ROOT/leaf.old" "$ROOT/leaf"
+out=$("$W" swapnames leaf ../outside .)
+check "bare, FTS_NAMEONLY lists the outside names (the twin)" \
+	"$(printf '%s\n' "$out" | grep -c 'name secret.txt')" 1
+rm "$ROOT/leaf" && mv "$ROOT/leaf.old" "$ROOT/leaf"
+
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null /bin/true >/dev/null 2>&1; then
 	for m in logical children follow; do
 		strace -f -o "$T/trace.$m" env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \

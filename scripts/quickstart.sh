@@ -43,4 +43,15 @@ HOME=$demo/repo/.home LD_PRELOAD=$LIB CONTAIN_ROOT=$demo/repo rg --follow --no-i
 	echo "(rg exited $?: no match inside the root)"
 echo "== a child with a scrubbed environment is contained too: env -i sh -c 'cat escape/secret.txt'"
 LD_PRELOAD=$LIB CONTAIN_ROOT=$demo/repo env -i /bin/sh -c 'cat escape/secret.txt' || echo "(sh exited $?)"
+echo "== the contain launcher: a program making raw system calls is held by Landlock and seccomp"
+cc -x c -o "$demo/repo/raw" - <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int c, char **v) { long fd = syscall(SYS_openat, AT_FDCWD, v[1], O_RDONLY);
+	printf(fd < 0 ? "raw openat of %s: refused by the kernel\n" : "raw openat of %s: READ\n", v[1]); return 0; }
+C
+"$top/contain" ./raw "$demo/outside/secret.txt"
+"$top/contain" --version | sed -n 2,5p
 echo "== done. Run the tests with: scripts/test.sh"

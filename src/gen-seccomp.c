@@ -88,11 +88,15 @@ int main(void)
 		else if (!strcmp(name, "name_to_handle_at"))
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EOPNOTSUPP), nr, 0);
 		else if (!strcmp(name, "sched_get_priority_max")) {
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(CT_SECCOMP_PROBE_ERRNO), nr, 1,
-					      SCMP_A0(SCMP_CMP_EQ, CT_SECCOMP_PROBE));
+			/* (spelt out: SCMP_A0 leaves datum_b to the compiler) */
+			struct scmp_arg_cmp eq = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = CT_SECCOMP_PROBE,
+						   .datum_b = 0 };
+			struct scmp_arg_cmp ne = { .arg = 0, .op = SCMP_CMP_NE, .datum_a = CT_SECCOMP_PROBE,
+						   .datum_b = 0 };
+
+			rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(CT_SECCOMP_PROBE_ERRNO), nr, 1, &eq);
 			if (rc == 0)
-				rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-						      SCMP_A0(SCMP_CMP_NE, CT_SECCOMP_PROBE));
+				rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 1, &ne);
 		} else {
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 			allowed++;

@@ -180,6 +180,33 @@ static void load_policy(void)
 	policy_ptr = p;
 }
 
+/*
+ * The contain launcher's handshake: CONTAIN_HANDSHAKE names a pipe it holds;
+ * the library says it loaded (and which layers hold this process) and
+ * closes it. The variable goes, so that no child answers in its place.
+ */
+static void handshake(const struct ct_policy *p)
+{
+	const char *h = getenv("CONTAIN_HANDSHAKE");
+	const char *v;
+	struct stat st;
+	char line[160];
+	int fd = 0, n;
+
+	if (!h)
+		return;
+	for (; *h >= '0' && *h <= '9' && fd < 100000; h++)
+		fd = fd * 10 + (*h - '0');
+	unsetenv("CONTAIN_HANDSHAKE");
+	if (*h || sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	v = p->active ? libcontain_version() : PACKAGE_VERSION " (opted out)";
+	n = snprintf(line, sizeof(line), "L%s\n", v);
+	if (n > 0 && (size_t)n < sizeof(line))
+		(void)sys_write(fd, line, (size_t)n);
+	sys_close(fd);
+}
+
 const struct ct_policy *ct_policy(void)
 {
 	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
@@ -191,6 +218,8 @@ const struct ct_policy *ct_policy(void)
 		init_tid = sys_gettid();
 		load_policy();
 		__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+		/* before the repair below, which drops every CONTAIN_* */
+		handshake(policy_ptr);
 		/* this process sees the snapshot (TMPDIR) too, not only children */
 		if (policy_ptr->active)
 			ct_repair_environ(policy_ptr);

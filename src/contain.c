@@ -1,0 +1,464 @@
+/*
+ * contain: run a command inside a directory tree.
+ *
+ *   contain [OPTIONS] [--] COMMAND [ARGS...]
+ *
+ * Sets up the environment and LD_PRELOAD for libcontain.so (found next to
+ * this program, or in the directory it was installed to), checks that the
+ * library loads, applies the kernel layers (Landlock, seccomp) in the child
+ * before it executes the command, and waits for the library's handshake
+ * from inside the command: a preload that did not load never means an
+ * uncontained run. Exits with the command's status (128+N for signal N).
+ * Its own failures: 125 (usage, library, handshake), 126 (the command
+ * cannot be run contained), 127 (the command was not found). See contain(1).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "contain.h"
+#include "sys.h"
+
+#define EXIT_LAUNCHER 125
+#define EXIT_CANNOT_RUN 126
+#define EXIT_NOT_FOUND 127
+
+#ifndef CONTAIN_LIBDIR
+#define CONTAIN_LIBDIR "/usr/local/lib"
+#endif
+
+static const char *prog = "contain";
+
+__attribute__((format(printf, 2, 3), noreturn)) static void die(int code, const char *fmt, ...);
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: contain [--root DIR] [--read DIR]... [--write DIR]... [--deny PATH]...\n"
+		"               [--log FILE] [--layers LIST] [--lib PATH] [--] COMMAND [ARGS...]\n"
+		"\n"
+		"Run COMMAND with every file access kept inside DIR (default: the current\n"
+		"directory), read-only system trees and the trees given.\n"
+		"\n"
+		"  --root DIR      the writable tree (default: .)\n"
+		"  --read DIR      also readable (repeatable)\n"
+		"  --write DIR     also writable (repeatable)\n"
+		"  --deny PATH     never accessible, even inside a tree (repeatable)\n"
+		"  --log FILE      denials as JSON lines to FILE (default: stderr)\n"
+		"  --layers LIST   kernel layers: auto (default), none, or landlock,seccomp\n"
+		"  --lib PATH      the libcontain.so to preload\n"
+		"  --strict        (not available yet: needs the seccomp supervisor)\n"
+		"  --version       the version and the layers this kernel supports\n"
+		"  --help          this text\n"
+		"\n"
+		"Example:\n"
+		"  contain --root ~/src/app --deny ~/src/app/.env -- rg --follow password\n"
+		"\n"
+		"Exit status: COMMAND's, or 128+N if signal N ended it; 125 contain failed,\n"
+		"126 COMMAND cannot be run contained, 127 COMMAND not found.\n");
+}
+
+/* A colon list built from repeated options. */
+static void append(char **list, const char *opt, const char *v)
+{
+	size_t n = *list ? strlen(*list) : 0, k = strlen(v);
+	char *s;
+
+	if (!*v || strchr(v, ':'))
+		die(EXIT_LAUNCHER, "%s \"%s\": a path may not be empty or hold ':'", opt, v);
+	s = realloc(*list, n + k + 2);
+	if (!s)
+		die(EXIT_LAUNCHER, "out of memory");
+	if (n)
+		s[n++] = ':';
+	memcpy(s + n, v, k + 1);
+	*list = s;
+}
+
+/* The library: --lib, $CONTAIN_LIB, next to this program (a build tree:
+ * .libs/libcontain.so), ../lib of it, or the configured libdir. */
+static char *find_library(const char *given)
+{
+	char exe[PATH_MAX], cand[PATH_MAX + 64], *slash;
+	const char *env = getenv("CONTAIN_LIB");
+	ssize_t n;
+
+	if (given || (env && *env)) {
+		const char *s = given ? given : env;
+		char *r = realpath(s, NULL);
+
+		if (!r)
+			die(EXIT_LAUNCHER, "the library \"%s\": %s", s, strerror(errno));
+		return r;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(cand, sizeof(cand), "%s/.libs/libcontain.so", exe);
+			if (access(cand, R_OK) == 0)
+				return realpath(cand, NULL);
+			snprintf(cand, sizeof(cand), "%s/../lib/libcontain.so", exe);
+			if (access(cand, R_OK) == 0)
+				return realpath(cand, NULL);
+		}
+	}
+	snprintf(cand, sizeof(cand), "%s/libcontain.so", CONTAIN_LIBDIR);
+	if (access(cand, R_OK) == 0)
+		return realpath(cand, NULL);
+	die(EXIT_LAUNCHER, "libcontain.so not found (looked next to this program and in %s); "
+	    "give it with --lib", CONTAIN_LIBDIR);
+	return NULL;
+}
+
+/* Load the library here, opted out, and ask its version: a library that
+ * would not load in the child is found before anything runs. */
+static void preflight(const char *lib)
+{
+	const char *(*ver)(void);
+	void *h;
+
+	setenv("CONTAIN_OPTOUT", "1", 1);
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	unsetenv("CONTAIN_OPTOUT");
+	if (!h)
+		die(EXIT_LAUNCHER, "cannot load the library: %s", dlerror());
+	ver = (const char *(*)(void))dlsym(h, "libcontain_version");
+	if (!ver || strncmp(ver(), PACKAGE_VERSION " ", strlen(PACKAGE_VERSION) + 1) != 0)
+		die(EXIT_LAUNCHER, "%s is not libcontain %s", lib, PACKAGE_VERSION);
+}
+
+/* COMMAND as execvp would find it; exits 127 when it is not there. */
+static char *find_command(const char *cmd)
+{
+	const char *path = getenv("PATH"), *s;
+	char *buf;
+
+	if (strchr(cmd, '/')) {
+		if (access(cmd, F_OK) != 0)
+			die(EXIT_NOT_FOUND, "%s: %s", cmd, strerror(errno));
+		return strdup(cmd);
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	buf = malloc(strlen(path) + strlen(cmd) + 2);
+	if (!buf)
+		die(EXIT_LAUNCHER, "out of memory");
+	for (s = path;;) {
+		size_t n = strcspn(s, ":");
+
+		if (n) {
+			memcpy(buf, s, n);
+			buf[n] = '/';
+			strcpy(buf + n + 1, cmd);
+			if (access(buf, X_OK) == 0)
+				return buf;
+		}
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	die(EXIT_NOT_FOUND, "%s: command not found", cmd);
+	return NULL;
+}
+
+/* Will the preload load into this program? A dynamic ELF for this ABI with
+ * glibc's loader, or a #! script (its interpreter is checked by the
+ * library when the shell runs it). 0 means the kernel layers alone must
+ * hold it. */
+static int preloadable(const char *path)
+{
+	unsigned char head[4096];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)head;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 1;	/* exec will say why */
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n >= 2 && head[0] == '#' && head[1] == '!')
+		return 1;
+	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) != 0 ||
+	    head[EI_CLASS] != ELFCLASS64)
+		return 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		size_t at = eh->e_phoff + (size_t)i * eh->e_phentsize;
+		Elf64_Phdr *ph = (Elf64_Phdr *)(head + at);
+		char interp[256];
+
+		if (at + sizeof(*ph) > (size_t)n)
+			return 0;
+		if (ph->p_type != PT_INTERP)
+			continue;
+		if (ph->p_filesz >= sizeof(interp) || ph->p_offset + ph->p_filesz > (size_t)n)
+			return 0;
+		memcpy(interp, head + ph->p_offset, ph->p_filesz);
+		interp[ph->p_filesz] = 0;
+		return strstr(interp, "/ld-linux") != NULL;
+	}
+	return 0;
+}
+
+/* Can this kernel install a seccomp filter? (NULL program: EFAULT if so) */
+static int prctl_seccomp_ok(void)
+{
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) < 0 && errno == EFAULT;
+}
+
+static void version(void)
+{
+	int abi = ct_landlock_abi();
+
+	printf("contain %s\n", PACKAGE_VERSION);
+	printf("layers on this kernel:\n");
+	printf("  interposer  yes (libcontain.so, LD_PRELOAD)\n");
+	if (abi)
+		printf("  landlock    yes (ABI %d)\n", abi);
+	else
+		printf("  landlock    no (needs Linux 5.13+ with landlock in lsm=)\n");
+	printf("  seccomp     %s\n", prctl_seccomp_ok() ? "yes" : "no");
+	printf("  supervisor  no (not in this version)\n");
+}
+
+static pid_t child;
+
+static void forward(int sig)
+{
+	if (child > 0)
+		kill(child, sig);
+}
+
+int main(int argc, char **argv)
+{
+	char *root = NULL, *reads = NULL, *writes = NULL, *deny = NULL, *log = NULL, *layers = NULL;
+	char *lib_opt = NULL, *lib, *cmd, *preload, cwd[PATH_MAX], err[1024], line[256];
+	int i, hs[2], st, need_handshake, got = 0;
+	struct ct_policy *p;
+	struct ct_env e;
+	size_t len = sizeof(*p) + 1024 * 1024;
+	ssize_t n;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--version")) {
+			version();
+			return 0;
+		}
+		if (!strcmp(a, "--strict"))
+			die(EXIT_LAUNCHER, "--strict needs the seccomp supervisor, which this version does not have");
+		if (!v)
+			die(EXIT_LAUNCHER, "%s needs a value (see contain --help)", a);
+		if (!strcmp(a, "--root"))
+			root = argv[++i];
+		else if (!strcmp(a, "--read"))
+			append(&reads, a, argv[++i]);
+		else if (!strcmp(a, "--write"))
+			append(&writes, a, argv[++i]);
+		else if (!strcmp(a, "--deny"))
+			append(&deny, a, argv[++i]);
+		else if (!strcmp(a, "--log"))
+			log = argv[++i];
+		else if (!strcmp(a, "--layers"))
+			layers = argv[++i];
+		else if (!strcmp(a, "--lib"))
+			lib_opt = argv[++i];
+		else
+			die(EXIT_LAUNCHER, "unknown option %s (see contain --help)", a);
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_LAUNCHER;
+	}
+	if (!root) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			die(EXIT_LAUNCHER, "cannot find the current directory: %s", strerror(errno));
+		root = cwd;
+	}
+	lib = find_library(lib_opt);
+	preflight(lib);
+	cmd = find_command(argv[i]);
+
+	/* the environment the library reads, nothing inherited from another
+	 * containment */
+	unsetenv("CONTAIN_POLICY");
+	unsetenv("CONTAIN_OPTOUT");
+	unsetenv("CONTAIN_LANDLOCKED");
+	setenv("CONTAIN_ROOT", root, 1);
+	reads ? setenv("CONTAIN_READ", reads, 1) : unsetenv("CONTAIN_READ");
+	writes ? setenv("CONTAIN_WRITE", writes, 1) : unsetenv("CONTAIN_WRITE");
+	deny ? setenv("CONTAIN_DENY", deny, 1) : unsetenv("CONTAIN_DENY");
+	log ? setenv("CONTAIN_LOG", log, 1) : unsetenv("CONTAIN_LOG");
+	setenv("CONTAIN_LAYERS", layers ? layers : "auto", 1);
+	preload = malloc(strlen(lib) + (getenv("LD_PRELOAD") ? strlen(getenv("LD_PRELOAD")) : 0) + 2);
+	if (!preload)
+		die(EXIT_LAUNCHER, "out of memory");
+	sprintf(preload, "%s%s%s", lib, getenv("LD_PRELOAD") ? ":" : "", getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
+	setenv("LD_PRELOAD", preload, 1);
+
+	/* the policy, resolved here with the library's own code: a bad one is
+	 * refused before anything runs */
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die(EXIT_LAUNCHER, "out of memory");
+	memset(&e, 0, sizeof(e));
+	e.root = root;
+	e.read = reads;
+	e.write = writes;
+	e.deny = deny;
+	e.log = log;
+	e.tmpdir = getenv("CONTAIN_TMPDIR");
+	e.preload = preload;
+	e.self_path = lib;
+	e.create_tmpdir = 1;
+	if (ct_policy_load(p, len, &e, err, sizeof(err)) < 0)
+		die(EXIT_CANNOT_RUN, "%s", err);
+
+	need_handshake = preloadable(cmd);
+	if (pipe2(hs, O_CLOEXEC) != 0)
+		die(EXIT_LAUNCHER, "pipe: %s", strerror(errno));
+	child = fork();
+	if (child < 0)
+		die(EXIT_LAUNCHER, "fork: %s", strerror(errno));
+	if (child == 0) {
+		const char *want = layers ? layers : "auto";
+		int auto_ = !strcmp(want, "auto"), ll = auto_ || strstr(want, "landlock"),
+		    sc = auto_ || strstr(want, "seccomp");
+		char msg[1200], num[16];
+
+		close(hs[0]);
+		/* exec gains no privilege: a set-user-ID program keeps the
+		 * preload (the loader would drop it in secure-execution mode) */
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+			snprintf(msg, sizeof(msg), "Rno-new-privs: %s", strerror(errno));
+			goto refuse;
+		}
+		if (strcmp(want, "none") && !auto_ && !ll && !sc) {
+			snprintf(msg, sizeof(msg), "R--layers \"%s\": unknown layer (auto, none, landlock, seccomp)",
+				 want);
+			goto refuse;
+		}
+		if (ll && ct_landlock_abi()) {
+			if (ct_landlock_apply(p, err, sizeof(err)) < 0) {
+				snprintf(msg, sizeof(msg), "R%s", err);
+				goto refuse;
+			}
+			setenv("CONTAIN_LANDLOCKED", "1", 1);
+		} else if (ll && !auto_) {
+			snprintf(msg, sizeof(msg), "Rlandlock: this kernel has none (--layers auto or none)");
+			goto refuse;
+		} else {
+			ll = 0;
+		}
+		if (sc && !ct_seccomp_present() && ct_seccomp_install(err, sizeof(err)) < 0) {
+			snprintf(msg, sizeof(msg), "R%s", err);
+			goto refuse;
+		}
+		if (!need_handshake && !(ll && sc)) {
+			snprintf(msg, sizeof(msg), "R%s: a static or foreign program, which the preload cannot "
+				 "enter, runs only under Landlock and seccomp, and they are not both in "
+				 "force (--layers, or this kernel)", cmd);
+			goto refuse;
+		}
+		if (need_handshake) {
+			/* the handshake end survives exec; the library closes it */
+			int keep = dup(hs[1]);
+
+			if (keep < 0) {
+				snprintf(msg, sizeof(msg), "Rdup: %s", strerror(errno));
+				goto refuse;
+			}
+			snprintf(num, sizeof(num), "%d", keep);
+			setenv("CONTAIN_HANDSHAKE", num, 1);
+		}
+		execv(cmd, argv + i);
+		snprintf(msg, sizeof(msg), "E%d", errno);
+refuse:
+		(void)!write(hs[1], msg, strlen(msg));
+		_exit(EXIT_CANNOT_RUN);
+	}
+	close(hs[1]);
+	signal(SIGINT, forward);
+	signal(SIGTERM, forward);
+	signal(SIGHUP, forward);
+	signal(SIGQUIT, forward);
+
+	/* what came back: the library's line, an exec error, a refusal, or
+	 * nothing (exec happened; a program the preload does not enter) */
+	while ((n = read(hs[0], line + got, sizeof(line) - 1 - (size_t)got)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		got += (int)n;
+		if (got >= (int)sizeof(line) - 1 || memchr(line, '\n', (size_t)got))
+			break;
+	}
+	line[got] = 0;
+	close(hs[0]);
+	if (line[0] == 'E') {
+		int en = atoi(line + 1);
+
+		waitpid(child, &st, 0);
+		die(en == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", cmd, strerror(en));
+	}
+	if (line[0] == 'R') {
+		waitpid(child, &st, 0);
+		die(EXIT_CANNOT_RUN, "%s", line + 1);
+	}
+	if (need_handshake && (line[0] != 'L' || !strstr(line, "(active"))) {
+		/* exec'd, but the library never spoke: whatever runs is not
+		 * interposed (the kernel layers, if any, still hold it) */
+		kill(child, SIGKILL);
+		waitpid(child, &st, 0);
+		die(EXIT_LAUNCHER, "the library did not load in %s: stopped it rather than let it run "
+		    "uncontained", cmd);
+	}
+	while (waitpid(child, &st, 0) < 0)
+		if (errno != EINTR)
+			die(EXIT_LAUNCHER, "waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}

@@ -26,12 +26,16 @@
 #include <string.h>
 #include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "contain.h"
+#include "supervise.h"
 #include "sys.h"
 
 #define EXIT_LAUNCHER 125
@@ -71,9 +75,10 @@ static void usage(FILE *f)
 		"  --write DIR     also writable (repeatable)\n"
 		"  --deny PATH     never accessible, even inside a tree (repeatable)\n"
 		"  --log FILE      denials as JSON lines to FILE (default: stderr)\n"
-		"  --layers LIST   kernel layers: auto (default), none, or landlock,seccomp\n"
+		"  --layers LIST   auto (default), none, or landlock,seccomp,supervisor\n"
 		"  --lib PATH      the libcontain.so to preload\n"
-		"  --strict        (not available yet: needs the seccomp supervisor)\n"
+		"  --strict        also supervise stat, access, readlink, getxattr (no\n"
+		"                  existence oracle for raw-syscall programs; slower)\n"
 		"  --version       the version and the layers this kernel supports\n"
 		"  --help          this text\n"
 		"\n"
@@ -228,6 +233,43 @@ static int preloadable(const char *path)
 	return 0;
 }
 
+enum { L_LANDLOCK = 1, L_SECCOMP = 2, L_SUPERVISOR = 4 };
+
+/* --layers: auto (what this kernel has), none, or a list, each required. */
+static unsigned parse_layers(const char *s, int strict)
+{
+	unsigned want = 0, have = (ct_landlock_abi() ? L_LANDLOCK : 0) | L_SECCOMP |
+				  (sv_available() ? L_SUPERVISOR : 0);
+
+	if (!strcmp(s, "auto"))
+		want = have;
+	else if (strcmp(s, "none") != 0) {
+		const char *t = s;
+
+		while (*t) {
+			size_t n = strcspn(t, ",");
+
+			if (n == 8 && !strncmp(t, "landlock", 8))
+				want |= L_LANDLOCK;
+			else if (n == 7 && !strncmp(t, "seccomp", 7))
+				want |= L_SECCOMP;
+			else if (n == 10 && !strncmp(t, "supervisor", 10))
+				want |= L_SUPERVISOR;
+			else
+				die(EXIT_LAUNCHER, "--layers \"%s\": unknown layer (auto, none, or a list of "
+				    "landlock, seccomp, supervisor)", s);
+			t += n;
+			t += (*t == ',');
+		}
+		if (want & ~have)
+			die(EXIT_CANNOT_RUN, "--layers \"%s\": %s is not available on this system", s,
+			    (want & ~have & L_LANDLOCK) ? "landlock (Linux 5.13+)" : "the supervisor");
+	}
+	if (strict && !(want & L_SUPERVISOR))
+		die(EXIT_CANNOT_RUN, "--strict needs the supervisor layer (libseccomp notify, Linux 5.0+)");
+	return want;
+}
+
 /* Can this kernel install a seccomp filter? (NULL program: EFAULT if so) */
 static int prctl_seccomp_ok(void)
 {
@@ -246,10 +288,37 @@ static void version(void)
 	else
 		printf("  landlock    no (needs Linux 5.13+ with landlock in lsm=)\n");
 	printf("  seccomp     %s\n", prctl_seccomp_ok() ? "yes" : "no");
-	printf("  supervisor  no (not in this version)\n");
+	printf("  supervisor  %s\n", sv_available() ? "yes (seccomp user notification)" : "no");
 }
 
 static pid_t child;
+
+/* What the child's side said: the library's line, an exec error, a
+ * refusal, or nothing (exec happened; a program the preload does not enter
+ * closes the pipe at exec). Exits on anything but success. */
+static void handshake_done(const char *line, int need_handshake, const char *cmd)
+{
+	int st;
+
+	if (line[0] == 'E') {
+		int en = atoi(line + 1);
+
+		waitpid(child, &st, 0);
+		die(en == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", cmd, strerror(en));
+	}
+	if (line[0] == 'R') {
+		waitpid(child, &st, 0);
+		die(EXIT_CANNOT_RUN, "%s", line + 1);
+	}
+	if (need_handshake && (line[0] != 'L' || !strstr(line, "(active"))) {
+		/* exec'd, but the library never spoke: whatever runs is not
+		 * interposed (the kernel layers, if any, still hold it) */
+		kill(child, SIGKILL);
+		waitpid(child, &st, 0);
+		die(EXIT_LAUNCHER, "the library did not load in %s: stopped it rather than let it run "
+		    "uncontained", cmd);
+	}
+}
 
 static void forward(int sig)
 {
@@ -261,7 +330,8 @@ int main(int argc, char **argv)
 {
 	char *root = NULL, *reads = NULL, *writes = NULL, *deny = NULL, *log = NULL, *layers = NULL;
 	char *lib_opt = NULL, *lib, *cmd, *preload, cwd[PATH_MAX], err[1024], line[256];
-	int i, hs[2], st, need_handshake, got = 0;
+	int i, hs[2], sv[2], st = 0, need_handshake, got = 0, hs_open = 1, nfd = -1, pidfd, strict = 0;
+	unsigned want;
 	struct ct_policy *p;
 	struct ct_env e;
 	size_t len = sizeof(*p) + 1024 * 1024;
@@ -285,8 +355,10 @@ int main(int argc, char **argv)
 			version();
 			return 0;
 		}
-		if (!strcmp(a, "--strict"))
-			die(EXIT_LAUNCHER, "--strict needs the seccomp supervisor, which this version does not have");
+		if (!strcmp(a, "--strict")) {
+			strict = 1;
+			continue;
+		}
 		if (!v)
 			die(EXIT_LAUNCHER, "%s needs a value (see contain --help)", a);
 		if (!strcmp(a, "--root"))
@@ -315,6 +387,7 @@ int main(int argc, char **argv)
 			die(EXIT_LAUNCHER, "cannot find the current directory: %s", strerror(errno));
 		root = cwd;
 	}
+	want = parse_layers(layers ? layers : "auto", strict);
 	lib = find_library(lib_opt);
 	preflight(lib);
 	cmd = find_command(argv[i]);
@@ -329,7 +402,9 @@ int main(int argc, char **argv)
 	writes ? setenv("CONTAIN_WRITE", writes, 1) : unsetenv("CONTAIN_WRITE");
 	deny ? setenv("CONTAIN_DENY", deny, 1) : unsetenv("CONTAIN_DENY");
 	log ? setenv("CONTAIN_LOG", log, 1) : unsetenv("CONTAIN_LOG");
-	setenv("CONTAIN_LAYERS", layers ? layers : "auto", 1);
+	/* the library in the command applies nothing more: the child did */
+	setenv("CONTAIN_LAYERS", (want & L_LANDLOCK) && (want & L_SECCOMP) ? "landlock,seccomp" :
+				 (want & L_LANDLOCK) ? "landlock" : (want & L_SECCOMP) ? "seccomp" : "none", 1);
 	preload = malloc(strlen(lib) + (getenv("LD_PRELOAD") ? strlen(getenv("LD_PRELOAD")) : 0) + 2);
 	if (!preload)
 		die(EXIT_LAUNCHER, "out of memory");
@@ -354,52 +429,70 @@ int main(int argc, char **argv)
 	if (ct_policy_load(p, len, &e, err, sizeof(err)) < 0)
 		die(EXIT_CANNOT_RUN, "%s", err);
 
+	/* what a contained parent gives its children (the resolved root, the
+	 * private TMPDIR, the resolved policy): the command's library loads it
+	 * with no system call instead of resolving every tree again */
+	for (int k = 0; k < p->nenv; k++) {
+		const char *eq = strchr(p->env[k], '=');
+		char name[64];
+
+		if (eq && (size_t)(eq - p->env[k]) < sizeof(name)) {
+			memcpy(name, p->env[k], (size_t)(eq - p->env[k]));
+			name[eq - p->env[k]] = 0;
+			setenv(name, eq + 1, 1);
+		}
+	}
 	need_handshake = preloadable(cmd);
-	if (pipe2(hs, O_CLOEXEC) != 0)
+	if (pipe2(hs, O_CLOEXEC) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		die(EXIT_LAUNCHER, "pipe: %s", strerror(errno));
 	child = fork();
 	if (child < 0)
 		die(EXIT_LAUNCHER, "fork: %s", strerror(errno));
 	if (child == 0) {
-		const char *want = layers ? layers : "auto";
-		int auto_ = !strcmp(want, "auto"), ll = auto_ || strstr(want, "landlock"),
-		    sc = auto_ || strstr(want, "seccomp");
 		char msg[1200], num[16];
 
 		close(hs[0]);
+		close(sv[0]);
 		/* exec gains no privilege: a set-user-ID program keeps the
 		 * preload (the loader would drop it in secure-execution mode) */
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
 			snprintf(msg, sizeof(msg), "Rno-new-privs: %s", strerror(errno));
 			goto refuse;
 		}
-		if (strcmp(want, "none") && !auto_ && !ll && !sc) {
-			snprintf(msg, sizeof(msg), "R--layers \"%s\": unknown layer (auto, none, landlock, seccomp)",
-				 want);
-			goto refuse;
-		}
-		if (ll && ct_landlock_abi()) {
+		if (want & L_LANDLOCK) {
 			if (ct_landlock_apply(p, err, sizeof(err)) < 0) {
 				snprintf(msg, sizeof(msg), "R%s", err);
 				goto refuse;
 			}
 			setenv("CONTAIN_LANDLOCKED", "1", 1);
-		} else if (ll && !auto_) {
-			snprintf(msg, sizeof(msg), "Rlandlock: this kernel has none (--layers auto or none)");
-			goto refuse;
-		} else {
-			ll = 0;
 		}
-		if (sc && !ct_seccomp_present() && ct_seccomp_install(err, sizeof(err)) < 0) {
+		if ((want & L_SECCOMP) && !ct_seccomp_present() && ct_seccomp_install(err, sizeof(err)) < 0) {
 			snprintf(msg, sizeof(msg), "R%s", err);
 			goto refuse;
 		}
-		if (!need_handshake && !(ll && sc)) {
+		if (!need_handshake && (want & (L_LANDLOCK | L_SECCOMP)) != (L_LANDLOCK | L_SECCOMP)) {
 			snprintf(msg, sizeof(msg), "R%s: a static or foreign program, which the preload cannot "
 				 "enter, runs only under Landlock and seccomp, and they are not both in "
 				 "force (--layers, or this kernel)", cmd);
 			goto refuse;
 		}
+		if (want & L_SUPERVISOR) {
+			/* last: from here on the calls it names wait for the
+			 * launcher, which serves them once it has the listener */
+			int lfd = sv_install(strict, err, sizeof(err));
+
+			if (lfd < 0) {
+				snprintf(msg, sizeof(msg), "R%s", err);
+				goto refuse;
+			}
+			if (sv_send_fd(sv[1], lfd) < 0) {
+				snprintf(msg, sizeof(msg), "Rsupervisor: cannot pass the listener: %s",
+					 strerror(errno));
+				goto refuse;
+			}
+			close(lfd);
+		}
+		close(sv[1]);
 		if (need_handshake) {
 			/* the handshake end survives exec; the library closes it */
 			int keep = dup(hs[1]);
@@ -418,46 +511,60 @@ refuse:
 		_exit(EXIT_CANNOT_RUN);
 	}
 	close(hs[1]);
+	close(sv[1]);
 	signal(SIGINT, forward);
 	signal(SIGTERM, forward);
 	signal(SIGHUP, forward);
 	signal(SIGQUIT, forward);
+	if (want & L_SUPERVISOR)
+		nfd = sv_recv_fd(sv[0]);	/* -1: the child failed first (its line says why) */
+	close(sv[0]);
+	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	fcntl(hs[0], F_SETFL, O_NONBLOCK);
 
-	/* what came back: the library's line, an exec error, a refusal, or
-	 * nothing (exec happened; a program the preload does not enter) */
-	while ((n = read(hs[0], line + got, sizeof(line) - 1 - (size_t)got)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
+	/* serve the supervisor, read the handshake, wait for the child */
+	for (;;) {
+		struct pollfd pf[3];
+		int k = 0, ihs = -1, inf = -1, ipid = -1;
+
+		if (hs_open)
+			ihs = k, pf[k++] = (struct pollfd){ hs[0], POLLIN, 0 };
+		if (nfd >= 0)
+			inf = k, pf[k++] = (struct pollfd){ nfd, POLLIN, 0 };
+		if (pidfd >= 0)
+			ipid = k, pf[k++] = (struct pollfd){ pidfd, POLLIN, 0 };
+		if (k == 0 || poll(pf, (nfds_t)k, pidfd >= 0 ? -1 : 100) < 0) {
+			if (k && errno == EINTR)
 				continue;
+		}
+		if (ihs >= 0 && pf[ihs].revents) {
+			n = read(hs[0], line + got, sizeof(line) - 1 - (size_t)got);
+			if (n > 0)
+				got += (int)n;
+			if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || memchr(line, '\n', (size_t)got) ||
+			    got >= (int)sizeof(line) - 1) {
+				hs_open = 0;
+				line[got] = 0;
+				close(hs[0]);
+				handshake_done(line, need_handshake, cmd);
+			}
+		}
+		if (inf >= 0 && (pf[inf].revents & POLLIN))
+			sv_handle(nfd, p);
+		else if (inf >= 0 && (pf[inf].revents & (POLLHUP | POLLERR))) {
+			close(nfd);
+			nfd = -1;
+		}
+		if ((ipid >= 0 && (pf[ipid].revents & POLLIN)) || (pidfd < 0 && waitpid(child, &st, WNOHANG) == child)) {
+			if (hs_open)
+				continue;	/* what the child wrote comes first */
+			if (pidfd >= 0)
+				while (waitpid(child, &st, 0) < 0)
+					if (errno != EINTR)
+						die(EXIT_LAUNCHER, "waitpid: %s", strerror(errno));
 			break;
 		}
-		got += (int)n;
-		if (got >= (int)sizeof(line) - 1 || memchr(line, '\n', (size_t)got))
-			break;
 	}
-	line[got] = 0;
-	close(hs[0]);
-	if (line[0] == 'E') {
-		int en = atoi(line + 1);
-
-		waitpid(child, &st, 0);
-		die(en == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN, "%s: %s", cmd, strerror(en));
-	}
-	if (line[0] == 'R') {
-		waitpid(child, &st, 0);
-		die(EXIT_CANNOT_RUN, "%s", line + 1);
-	}
-	if (need_handshake && (line[0] != 'L' || !strstr(line, "(active"))) {
-		/* exec'd, but the library never spoke: whatever runs is not
-		 * interposed (the kernel layers, if any, still hold it) */
-		kill(child, SIGKILL);
-		waitpid(child, &st, 0);
-		die(EXIT_LAUNCHER, "the library did not load in %s: stopped it rather than let it run "
-		    "uncontained", cmd);
-	}
-	while (waitpid(child, &st, 0) < 0)
-		if (errno != EINTR)
-			die(EXIT_LAUNCHER, "waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);

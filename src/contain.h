@@ -102,6 +102,13 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
  * made read-only). 0, or -1 when the policy is full. */
 int ct_policy_env(struct ct_policy *p, const char *name, const char *value);
 
+/*
+ * Resolve as if the calling process were pid (0: the caller itself): its
+ * /proc/<pid> is the /proc/self tree. For the contain supervisor, which is
+ * single-threaded and resolves paths for the processes it serves.
+ */
+void ct_resolve_as(pid_t pid);
+
 /* ---- kernel layers (src/kernel.c) ---- */
 
 /* Landlock ABI version of this kernel, 0 when it has none (or it is off). */

@@ -48,6 +48,15 @@ int ct_path_under(const char *path, size_t len, const char *prefix, size_t plen)
 	return len == plen || path[plen] == '/';
 }
 
+/* The process whose /proc/<pid> is "its own" to the policy: the caller,
+ * or the target the supervisor resolves for (ct_resolve_as). */
+static pid_t resolve_as;
+
+void ct_resolve_as(pid_t pid)
+{
+	resolve_as = pid;
+}
+
 /* Length of "/proc/<pid>" if path starts with it (pid = the caller), else 0. */
 static size_t proc_self_prefix(const char *path, size_t len, pid_t pid)
 {
@@ -970,7 +979,7 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 	w.final = w.link + 4097;
 	w.curfd = -1;
 	w.tree = -1;
-	w.pid = sys_getpid();
+	w.pid = resolve_as ? resolve_as : sys_getpid();
 
 	if (plen >= CT_PATH_BUDGET) {
 		fd = deny(&w, CT_UNVERIFIABLE, "path longer than the walk's budget", NULL, 0);

@@ -13,6 +13,10 @@
  *   rawio handle PATH    name_to_handle_at, then open_by_handle_at
  *   rawio mount DIR      mount a tmpfs on DIR
  *   rawio x32            a system call through the x32 ABI
+ *   rawio chmod PATH     fchmodat(0600); chown PATH: fchownat(own ids);
+ *   rawio utime PATH     utimensat(NULL); setxattr PATH: user.ct=1;
+ *   rawio access PATH    faccessat(R_OK); readlink PATH: readlinkat
+ *   rawio loop OP PATH N OP (stat, chmod) N times: prints ok or the errno
  *   rawio filters        the Seccomp_filters line of /proc/self/status
  *   rawio ownfilter PATH install a filter of its own (getppid: EPERM), then
  *                        read PATH: "getppid EPERM" and the first line
@@ -181,6 +185,46 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "x32")) {
 		/* getpid through the x32 ABI (bit 30 of the number) */
 		if (syscall(0x40000000 | 39) < 0)
+			return fail();
+		printf("ok\n");
+		return 0;
+	}
+	if (argc == 3 && (!strcmp(argv[1], "chmod") || !strcmp(argv[1], "chown") || !strcmp(argv[1], "utime") ||
+			  !strcmp(argv[1], "setxattr") || !strcmp(argv[1], "access") ||
+			  !strcmp(argv[1], "readlink"))) {
+		long r;
+
+		if (!strcmp(argv[1], "chmod"))
+			r = syscall(SYS_fchmodat, AT_FDCWD, argv[2], 0600);
+		else if (!strcmp(argv[1], "chown"))
+			r = syscall(SYS_fchownat, AT_FDCWD, argv[2], getuid(), getgid(), 0);
+		else if (!strcmp(argv[1], "utime"))
+			r = syscall(SYS_utimensat, AT_FDCWD, argv[2], NULL, 0);
+		else if (!strcmp(argv[1], "setxattr"))
+			r = syscall(SYS_setxattr, argv[2], "user.ct", "1", 1, 0);
+		else if (!strcmp(argv[1], "access"))
+			r = syscall(SYS_faccessat, AT_FDCWD, argv[2], R_OK);
+		else {
+			r = syscall(SYS_readlinkat, AT_FDCWD, argv[2], buf, sizeof(buf) - 1);
+			if (r >= 0) {
+				buf[r] = 0;
+				printf("%s\n", buf);
+				return 0;
+			}
+		}
+		if (r < 0)
+			return fail();
+		printf("ok\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "loop") && argc == 5) {
+		long count = atol(argv[4]), r = 0;
+		struct stat st;
+
+		for (long k = 0; k < count && r >= 0; k++)
+			r = !strcmp(argv[2], "chmod") ? syscall(SYS_fchmodat, AT_FDCWD, argv[3], 0644)
+						     : syscall(SYS_newfstatat, AT_FDCWD, argv[3], &st, 0);
+		if (r < 0)
 			return fail();
 		printf("ok\n");
 		return 0;

@@ -133,5 +133,50 @@ GO
 else
 	echo "# go missing: Go checks skipped"
 fi
+# the supervisor: metadata writes Landlock does not restrict, for raw calls
+RS=$ROOT/rawio-static
+chmod 644 "$OUT/secret.txt"
+for op in chmod chown utime; do
+	check "supervisor: raw $op of an outside file is EACCES" "$(ct "$RS" $op "$OUT/secret.txt" 2>/dev/null)" EACCES
+	check "supervisor: raw $op inside works" "$(ct "$RS" $op "$ROOT/file.txt" 2>/dev/null)" ok
+done
+check "supervisor: the outside file kept its mode" "$(stat -c %a "$OUT/secret.txt")" 644
+check "supervisor: the inside chmod really happened" "$(stat -c %a "$ROOT/file.txt")" 600
+check "supervisor: raw chmod through an outward link is EACCES" "$(ct "$RS" chmod "$ROOT/link-out" 2>/dev/null)" EACCES
+check "supervisor: raw chmod of a read-only tree's file is EACCES" "$(ct --read "$T/ro" "$RS" chmod "$T/ro/data.txt" 2>/dev/null)" EACCES
+if setfattr -n user.t -v 1 "$ROOT/file.txt" 2>/dev/null; then
+	check "supervisor: raw setxattr outside is EACCES" "$(ct "$RS" setxattr "$OUT/secret.txt" 2>/dev/null)" EACCES
+	check "supervisor: raw setxattr inside works" "$(ct "$RS" setxattr "$ROOT/file.txt" 2>/dev/null)" ok
+	check "supervisor: the attribute is set" "$(getfattr --only-values -n user.ct "$ROOT/file.txt" 2>/dev/null)" 1
+fi
+check_match "supervisor: the denial is reported with the uniform line" \
+	"$(ct "$RS" chmod "$OUT/secret.txt" 2>&1 >/dev/null)" "libcontain: denied fchmodat \"$OUT/secret.txt\": outside the allowed trees*"
+check "without the supervisor (--layers landlock,seccomp) raw chmod outside gets through: the gap it closes" \
+	"$(ct --layers landlock,seccomp "$RS" chmod "$OUT/secret.txt" 2>/dev/null; stat -c %a "$OUT/secret.txt")" "ok
+600"
+chmod 644 "$OUT/secret.txt"
+
+# --strict: the existence oracle (stat, access, readlink) is closed too
+check "default: raw stat of an outside file succeeds (the documented gap)" \
+	"$(ct "$RS" stat "$OUT/secret.txt" 2>/dev/null)" ok
+check "--strict: raw stat of an outside file is EACCES" "$(ct --strict "$RS" stat "$OUT/secret.txt" 2>/dev/null)" EACCES
+check "--strict: raw stat of a missing outside file is the same EACCES" \
+	"$(ct --strict "$RS" stat "$OUT/missing" 2>/dev/null)" EACCES
+check "--strict: raw stat inside works" "$(ct --strict "$RS" stat "$ROOT/file.txt" 2>/dev/null)" ok
+check "--strict: raw access outside is EACCES" "$(ct --strict "$RS" access "$OUT/secret.txt" 2>/dev/null)" EACCES
+check "--strict: raw access inside works" "$(ct --strict "$RS" access "$ROOT/file.txt" 2>/dev/null)" ok
+ln -s "$OUT/secret.txt" "$OUT/link"
+check "--strict: raw readlink of an outside link is EACCES" "$(ct --strict "$RS" readlink "$OUT/link" 2>/dev/null)" EACCES
+check "--strict: raw readlink inside works" "$(ct --strict "$RS" readlink "$ROOT/link-out" 2>/dev/null)" "../outside/secret.txt"
+check "--strict: raw stat of /proc/self/exe is the target's own" \
+	"$(ct --strict "$RS" readlink /proc/self/exe 2>/dev/null)" "$RS"
+rm "$OUT/link"
+check "--strict: a dynamic program works (ls, sh, relative paths)" \
+	"$(ct --strict sh -c 'cd sub && ls && stat -c %s a.txt' 2>/dev/null)" "a.txt
+deep
+2"
+check "--strict: git init and status work" \
+	"$(HOME=$ROOT ct --strict sh -c 'git init -q g && cd g && git status --short && echo ok' 2>/dev/null)" ok
+
 check "nothing was written outside" "$(ls "$OUT" | tr '\n' ' ')" "secret.txt t "
 finish

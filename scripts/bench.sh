@@ -31,9 +31,12 @@ bare and contained runs. Prints a markdown report and writes it to FILE.
   --quick      3 pairs, a tenth of the calls per micro case, and only the
                faster workloads (find, rg, cpr, spawn)
   --out FILE   where the report goes (default bench/RESULTS.md)
+  --layers L   CONTAIN_LAYERS of the contained runs (default auto: the
+               interposer, Landlock and seccomp; none: the interposer alone)
   -h, --help   this text
 
-Contained runs get LD_PRELOAD=PATH CONTAIN_ROOT=<work dir> CONTAIN_LOG=off;
+Contained runs get LD_PRELOAD=PATH CONTAIN_ROOT=<work dir> CONTAIN_LOG=off
+CONTAIN_LAYERS=L;
 other CONTAIN_* variables and LD_PRELOAD are removed from both variants.
 Needs: cc, python3, rg, find, tar, cp, du.
 
@@ -51,16 +54,17 @@ note() { printf 'bench.sh: %s\n' "$*" >&2; }
 orig_pwd=$PWD
 abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$orig_pwd" "$1" ;; esac; }
 
-pairs=7 pairs_set=0 lib="" tree="" quick=0 out=""
+pairs=7 pairs_set=0 lib="" tree="" quick=0 out="" layers=auto
 while [ $# -gt 0 ]; do
 	case $1 in
-	--pairs | --lib | --tree | --out)
+	--pairs | --lib | --tree | --out | --layers)
 		[ $# -ge 2 ] || die "$1 needs an argument" "scripts/bench.sh --help"
 		case $1 in
 		--pairs) pairs=$2 pairs_set=1 ;;
 		--lib) lib=$(abspath "$2") ;;
 		--tree) tree=$(abspath "$2") ;;
 		--out) out=$(abspath "$2") ;;
+		--layers) layers=$2 ;;
 		esac
 		shift 2
 		;;
@@ -141,7 +145,8 @@ def child_env(variant):
            if k != "LD_PRELOAD" and not k.startswith(("CONTAIN_", "BENCH_"))}
     if variant == "contained":
         env.update(LD_PRELOAD=os.environ["BENCH_LIB"],
-                   CONTAIN_ROOT=os.environ["BENCH_ROOT"], CONTAIN_LOG="off")
+                   CONTAIN_ROOT=os.environ["BENCH_ROOT"], CONTAIN_LOG="off",
+                   CONTAIN_LAYERS=os.environ.get("BENCH_LAYERS", "auto"))
     return env
 
 
@@ -238,7 +243,7 @@ if __name__ == "__main__":
         sys.exit(__doc__)
 PY
 
-export BENCH_LIB=$lib BENCH_ROOT=$root # read by the helper, never by a child
+export BENCH_LIB=$lib BENCH_ROOT=$root BENCH_LAYERS=$layers # read by the helper, never by a child
 cd "$work" # so that no measured process starts with its cwd outside the root
 cases=$work/cases.tsv data=$work/data.tsv err=$work/stderr
 : >"$cases"

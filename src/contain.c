@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/auxv.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@
 #endif
 
 static const char *prog = "contain";
+extern char **environ;
 
 __attribute__((format(printf, 2, 3), noreturn)) static void die(int code, const char *fmt, ...);
 static void die(int code, const char *fmt, ...)
@@ -151,6 +153,24 @@ static void preflight(const char *lib)
 	const char *(*ver)(void);
 	void *h;
 
+	/* no policy of an enclosing containment may switch the library on in
+	 * the launcher itself: every CONTAIN_* goes (main sets its own) */
+	for (int again = 1; again;) {
+		again = 0;
+		for (char **e = environ; *e; e++)
+			if (!strncmp(*e, "CONTAIN_", 8)) {
+				char name[128];
+				size_t n = strcspn(*e, "=");
+
+				if (n >= sizeof(name))
+					die(EXIT_LAUNCHER, "an environment variable name is too long");
+				memcpy(name, *e, n);
+				name[n] = 0;
+				unsetenv(name);
+				again = 1;
+				break;
+			}
+	}
 	setenv("CONTAIN_OPTOUT", "1", 1);
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	unsetenv("CONTAIN_OPTOUT");
@@ -174,19 +194,20 @@ static char *find_command(const char *cmd)
 	}
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
-	buf = malloc(strlen(path) + strlen(cmd) + 2);
+	buf = malloc(strlen(path) + strlen(cmd) + 3);
 	if (!buf)
 		die(EXIT_LAUNCHER, "out of memory");
 	for (s = path;;) {
 		size_t n = strcspn(s, ":");
 
-		if (n) {
+		if (n)
 			memcpy(buf, s, n);
-			buf[n] = '/';
-			strcpy(buf + n + 1, cmd);
-			if (access(buf, X_OK) == 0)
-				return buf;
-		}
+		else
+			buf[n++] = '.';	/* an empty entry: the current directory */
+		buf[n] = '/';
+		strcpy(buf + n + 1, cmd);
+		if (access(buf, X_OK) == 0)
+			return buf;
 		if (!s[n])
 			break;
 		s += n + 1;
@@ -195,11 +216,26 @@ static char *find_command(const char *cmd)
 	return NULL;
 }
 
-/* Will the preload load into this program? A dynamic ELF for this ABI with
- * glibc's loader, or a #! script (its interpreter is checked by the
- * library when the shell runs it). 0 means the kernel layers alone must
- * hold it. */
-static int preloadable(const char *path)
+/* Is path the very loader this launcher runs under (same file)? */
+static int our_loader(const char *path)
+{
+	Dl_info info;
+	struct stat a, b;
+
+	if (!dladdr((void *)getauxval(AT_BASE), &info) || !info.dli_fname)
+		return 0;
+	return stat(info.dli_fname, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/*
+ * Will the preload load into this program? A dynamic ELF of this ABI whose
+ * PT_INTERP is this system's loader, or a #! script whose interpreter is
+ * (checked the same way, a few levels deep). 0 means the kernel layers alone
+ * must hold it (static, musl, another ABI, a loader of its own). A file that
+ * cannot be read: 1, exec will say why.
+ */
+static int preloadable_at(const char *path, int depth)
 {
 	unsigned char head[4096];
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)head;
@@ -207,11 +243,24 @@ static int preloadable(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return 1;	/* exec will say why */
-	n = pread(fd, head, sizeof(head), 0);
+		return depth == 0;
+	n = pread(fd, head, sizeof(head) - 1, 0);
 	close(fd);
-	if (n >= 2 && head[0] == '#' && head[1] == '!')
-		return 1;
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		char *s = (char *)head + 2, *e;
+
+		if (depth >= 4)
+			return 0;
+		head[n] = 0;
+		s += strspn(s, " \t");
+		e = s + strcspn(s, " \t\n");
+		if (e == s || !*e)
+			return 0;
+		*e = 0;
+		return preloadable_at(s, depth + 1);
+	}
+	if (n >= 4 && memcmp(head, ELFMAG, SELFMAG) != 0)
+		return depth == 0;	/* no #!, not ELF: run by /bin/sh (ENOEXEC) */
 	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) != 0 ||
 	    head[EI_CLASS] != ELFCLASS64)
 		return 0;
@@ -228,9 +277,14 @@ static int preloadable(const char *path)
 			return 0;
 		memcpy(interp, head + ph->p_offset, ph->p_filesz);
 		interp[ph->p_filesz] = 0;
-		return strstr(interp, "/ld-linux") != NULL;
+		return our_loader(interp);
 	}
 	return 0;
+}
+
+static int preloadable(const char *path)
+{
+	return preloadable_at(path, 0);
 }
 
 enum { L_LANDLOCK = 1, L_SECCOMP = 2, L_SUPERVISOR = 4 };
@@ -241,7 +295,7 @@ static unsigned parse_layers(const char *s, int strict)
 	unsigned want = 0, have = (ct_landlock_abi() ? L_LANDLOCK : 0) | L_SECCOMP |
 				  (sv_available() ? L_SUPERVISOR : 0);
 
-	if (!strcmp(s, "auto"))
+	if (!*s || !strcmp(s, "auto"))
 		want = have;
 	else if (strcmp(s, "none") != 0) {
 		const char *t = s;
@@ -320,9 +374,13 @@ static void handshake_done(const char *line, int need_handshake, const char *cmd
 	}
 }
 
-static void forward(int sig)
+/* A signal another process sent to the launcher goes on to the command; one
+ * the kernel generated (Ctrl-C, hangup on the terminal) reached the command
+ * too, through its process group: passing it on would deliver it twice. */
+static void forward(int sig, siginfo_t *si, void *uc)
 {
-	if (child > 0)
+	(void)uc;
+	if (child > 0 && si->si_code <= 0)
 		kill(child, sig);
 }
 
@@ -332,6 +390,7 @@ int main(int argc, char **argv)
 	char *lib_opt = NULL, *lib, *cmd, *preload, cwd[PATH_MAX], err[1024], line[256];
 	int i, hs[2], sv[2], st = 0, need_handshake, got = 0, hs_open = 1, nfd = -1, pidfd, strict = 0;
 	unsigned want;
+	char *tmpdir;
 	struct ct_policy *p;
 	struct ct_env e;
 	size_t len = sizeof(*p) + 1024 * 1024;
@@ -389,6 +448,7 @@ int main(int argc, char **argv)
 	}
 	want = parse_layers(layers ? layers : "auto", strict);
 	lib = find_library(lib_opt);
+	tmpdir = getenv("CONTAIN_TMPDIR") ? strdup(getenv("CONTAIN_TMPDIR")) : NULL;
 	preflight(lib);
 	cmd = find_command(argv[i]);
 
@@ -405,6 +465,10 @@ int main(int argc, char **argv)
 	/* the library in the command applies nothing more: the child did */
 	setenv("CONTAIN_LAYERS", (want & L_LANDLOCK) && (want & L_SECCOMP) ? "landlock,seccomp" :
 				 (want & L_LANDLOCK) ? "landlock" : (want & L_SECCOMP) ? "seccomp" : "none", 1);
+	/* what holds the command, for its library (it takes the resolved
+	 * policy as a child does, and believes what its parent applied) */
+	setenv("CONTAIN_KERNEL", (want & L_LANDLOCK) && (want & L_SECCOMP) ? "landlock,seccomp" :
+				 (want & L_LANDLOCK) ? "landlock" : (want & L_SECCOMP) ? "seccomp" : "", 1);
 	preload = malloc(strlen(lib) + (getenv("LD_PRELOAD") ? strlen(getenv("LD_PRELOAD")) : 0) + 2);
 	if (!preload)
 		die(EXIT_LAUNCHER, "out of memory");
@@ -422,7 +486,7 @@ int main(int argc, char **argv)
 	e.write = writes;
 	e.deny = deny;
 	e.log = log;
-	e.tmpdir = getenv("CONTAIN_TMPDIR");
+	e.tmpdir = tmpdir;
 	e.preload = preload;
 	e.self_path = lib;
 	e.create_tmpdir = 1;
@@ -505,6 +569,20 @@ int main(int argc, char **argv)
 			setenv("CONTAIN_HANDSHAKE", num, 1);
 		}
 		execv(cmd, argv + i);
+		if (errno == ENOEXEC) {
+			/* as execvp: a file without #! is a shell script */
+			int argn = argc - i;
+			char **sa = calloc((size_t)argn + 2, sizeof(char *));
+
+			if (sa) {
+				sa[0] = (char *)"/bin/sh";
+				sa[1] = cmd;
+				for (int k = 1; k < argn; k++)
+					sa[k + 1] = argv[i + k];
+				execv("/bin/sh", sa);
+			}
+			errno = ENOEXEC;
+		}
 		snprintf(msg, sizeof(msg), "E%d", errno);
 refuse:
 		(void)!write(hs[1], msg, strlen(msg));
@@ -512,10 +590,17 @@ refuse:
 	}
 	close(hs[1]);
 	close(sv[1]);
-	signal(SIGINT, forward);
-	signal(SIGTERM, forward);
-	signal(SIGHUP, forward);
-	signal(SIGQUIT, forward);
+	{
+		struct sigaction sa;
+		const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = forward;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+			sigaction(sigs[k], &sa, NULL);
+	}
 	if (want & L_SUPERVISOR)
 		nfd = sv_recv_fd(sv[0]);	/* -1: the child failed first (its line says why) */
 	close(sv[0]);

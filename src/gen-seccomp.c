@@ -20,6 +20,7 @@
  *    fsopen, fsconfig, fsmount, fspick, mount_setattr) and the privileged
  *    calls that name a file (acct, quotactl, quotactl_fd, swapon, swapoff):
  *    EPERM
+ *  - ioctl TIOCSTI and TIOCLINUX (typing into the user's terminal): EPERM
  *  - the probe: sched_get_priority_max(CT_SECCOMP_PROBE) fails with
  *    EHWPOISON, which the kernel never returns for it: a process can tell
  *    that its tree already runs under this filter and does not stack another
@@ -31,6 +32,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "src/seccomp-probe.h"
@@ -123,7 +129,26 @@ int main(void)
 	       seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro);
 	printf("/* %d system calls allowed, numbers above %d fail with ENOSYS */\n", allowed, max);
 	printf("#define CT_SECCOMP_MAX_NR %d\n", max);
+	/*
+	 * A prefix libseccomp cannot express: ioctl TIOCSTI and TIOCLINUX
+	 * (typing into the user's terminal, which would run commands in the
+	 * user's shell, outside every tree) fail with EPERM. The kernel takes
+	 * the request as an unsigned int: its low 32 bits are compared. Other
+	 * calls fall through to libseccomp's program, whose jumps are relative.
+	 */
+#if defined(__x86_64__)
+	printf("static const struct sock_filter ct_seccomp_bpf[%zd] = {\n", n / 8 + 8);
+	printf("\t{ 0x%04x, 0, 0, 0x%08x },\n", BPF_LD | BPF_W | BPF_ABS, 4u);	/* arch */
+	printf("\t{ 0x%04x, 0, 6, 0x%08x },\n", BPF_JMP | BPF_JEQ | BPF_K, (unsigned)AUDIT_ARCH_X86_64);
+	printf("\t{ 0x%04x, 0, 0, 0x%08x },\n", BPF_LD | BPF_W | BPF_ABS, 0u);	/* nr */
+	printf("\t{ 0x%04x, 0, 4, 0x%08x },\n", BPF_JMP | BPF_JEQ | BPF_K, (unsigned)SYS_ioctl);
+	printf("\t{ 0x%04x, 0, 0, 0x%08x },\n", BPF_LD | BPF_W | BPF_ABS, 24u);	/* args[1], low */
+	printf("\t{ 0x%04x, 1, 0, 0x%08x },\n", BPF_JMP | BPF_JEQ | BPF_K, (unsigned)TIOCSTI);
+	printf("\t{ 0x%04x, 0, 1, 0x%08x },\n", BPF_JMP | BPF_JEQ | BPF_K, (unsigned)TIOCLINUX);
+	printf("\t{ 0x%04x, 0, 0, 0x%08x },\n", BPF_RET | BPF_K, (unsigned)(SECCOMP_RET_ERRNO | EPERM));
+#else
 	printf("static const struct sock_filter ct_seccomp_bpf[%zd] = {\n", n / 8);
+#endif
 	for (ssize_t i = 0; i < n; i += 8) {
 		unsigned short code = (unsigned short)(buf[i] | buf[i + 1] << 8);
 		unsigned k = (unsigned)buf[i + 4] | (unsigned)buf[i + 5] << 8 |

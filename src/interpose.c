@@ -108,8 +108,25 @@ static void kernel_layers(struct ct_policy *p)
 			_exit(LIBCONTAIN_EXIT_POLICY);
 		}
 	}
-	p->kernel = (landlock_in_force() ? CT_LAYER_LANDLOCK : 0) |
-		    (ct_seccomp_present() ? CT_LAYER_SECCOMP : 0);
+	if (!p->inherited) {
+		p->kernel = (need & CT_LAYER_LANDLOCK) && ct_landlock_abi() ? CT_LAYER_LANDLOCK : 0;
+		p->kernel |= (need & CT_LAYER_SECCOMP) ? CT_LAYER_SECCOMP : 0;
+	} else {
+		/* what the parent applied (or the launcher, before exec): it
+		 * comes with the policy snapshot, which a parent's exec restores */
+		const char *k = getenv("CONTAIN_KERNEL");
+
+		p->kernel = 0;
+		if (k && strstr(k, "landlock"))
+			p->kernel |= CT_LAYER_LANDLOCK;
+		if (k && strstr(k, "seccomp") && ct_seccomp_present())
+			p->kernel |= CT_LAYER_SECCOMP;
+	}
+	/* children are told what holds them */
+	ct_policy_env(p, "CONTAIN_KERNEL",
+		      p->kernel == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP) ? "landlock,seccomp" :
+		      p->kernel == CT_LAYER_LANDLOCK ? "landlock" :
+		      p->kernel == CT_LAYER_SECCOMP ? "seccomp" : "");
 }
 
 static void load_policy(void)

@@ -78,6 +78,21 @@ static unsigned long long handled(int abi)
 	return r;
 }
 
+/* struct landlock_ruleset_attr as of ABI 6 (older headers lack the last
+ * two fields); a kernel is given the part it knows. */
+struct ct_ruleset_attr {
+	unsigned long long handled_access_fs;
+	unsigned long long handled_access_net;	/* ABI 4 */
+	unsigned long long scoped;		/* ABI 6 */
+};
+#define CT_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define CT_SCOPE_SIGNAL (1ULL << 1)
+
+static size_t ruleset_size(int abi)
+{
+	return abi >= 6 ? sizeof(struct ct_ruleset_attr) : abi >= 4 ? 16 : 8;
+}
+
 int ct_seccomp_present(void)
 {
 	long r = syscall(SYS_sched_get_priority_max, (int)CT_SECCOMP_PROBE);
@@ -129,17 +144,23 @@ static int ll_fail(struct ll *l, const char *what, const char *path, int e)
  * is not a directory). A path that does not exist gets no rule (nothing to
  * grant); any other error fails.
  */
-static int ll_rule(struct ll *l, const char *path, unsigned long long rights)
+static int ll_rule_at(struct ll *l, const char *path, unsigned long long rights, int nofollow)
 {
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
-	int fd = sys_openat(AT_FDCWD, *path ? path : "/", O_PATH | O_CLOEXEC, 0);
+	int fd = sys_openat(AT_FDCWD, *path ? path : "/", O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : ll_fail(l, "cannot open", path, errno);
 	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0) {
 		sys_close(fd);
 		return ll_fail(l, "cannot stat", path, errno);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		/* an entry of a tree carved around a denied path: a link would
+		 * grant its target (anything, the denied path too) */
+		sys_close(fd);
+		return 0;
 	}
 	if (!S_ISDIR(st.st_mode))
 		rights &= FS_FILE;
@@ -155,6 +176,12 @@ static int ll_rule(struct ll *l, const char *path, unsigned long long rights)
 	sys_close(fd);
 	l->rules++;
 	return 0;
+}
+
+/* Tree roots, the log, the libraries: real paths from the policy. */
+static int ll_rule(struct ll *l, const char *path, unsigned long long rights)
+{
+	return ll_rule_at(l, path, rights, 0);
 }
 
 /* Is some CONTAIN_DENY entry strictly below path (len bytes)? */
@@ -192,7 +219,7 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 	if (is_denied_exactly(l->p, l->path, len))
 		return 0;
 	if (!deny_below(l->p, l->path, len))
-		return ll_rule(l, l->path, rights);
+		return ll_rule_at(l, l->path, rights, 1);
 	if (ll_rule(l, l->path, rights & LANDLOCK_ACCESS_FS_READ_DIR) < 0)
 		return -1;
 	fd = sys_openat(AT_FDCWD, len ? l->path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -265,7 +292,7 @@ static int other_threads(void)
 
 int ct_landlock_apply(const struct ct_policy *p, char *err, size_t errlen)
 {
-	struct landlock_ruleset_attr attr;
+	struct ct_ruleset_attr attr;
 	struct ll l;
 	int abi = ct_landlock_abi(), r = -1;
 	size_t scratch = CT_PATH_BUDGET;
@@ -286,13 +313,17 @@ int ct_landlock_apply(const struct ct_policy *p, char *err, size_t errlen)
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.handled_access_fs = handled(abi);
+	/* ABI 6: no signals to processes outside the tree, no abstract unix
+	 * sockets created outside it (D-Bus, X11, agents) */
+	if (abi >= 6)
+		attr.scoped = CT_SCOPE_ABSTRACT_UNIX_SOCKET | CT_SCOPE_SIGNAL;
 	memset(&l, 0, sizeof(l));
 	l.all = attr.handled_access_fs;
 	l.p = p;
 	l.path = mem;
 	l.err = err;
 	l.errlen = errlen;
-	l.fd = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr.handled_access_fs), 0);
+	l.fd = (int)syscall(SYS_landlock_create_ruleset, &attr, ruleset_size(abi), 0);
 	if (l.fd < 0) {
 		snprintf(err, errlen, "Landlock: cannot create a ruleset: %s", strerror(errno));
 		goto out;

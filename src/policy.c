@@ -568,7 +568,6 @@ static const struct {
 	{ "/dev/urandom", CT_R | CT_W },
 	{ "/dev/tty", CT_R | CT_W },
 	{ "/dev/ptmx", CT_R | CT_W },
-	{ "/dev/pts", CT_R | CT_W },
 	{ "/proc/cpuinfo", CT_R },
 	{ "/proc/meminfo", CT_R },
 	{ "/proc/stat", CT_R },
@@ -961,6 +960,20 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 			if (add_tree(&b, "default tree", defaults[i].path, strlen(defaults[i].path),
 				     defaults[i].acc, 0) < 0)
 				return -1;
+		/* the terminals the first process was started on (its stdio), not
+		 * all of /dev/pts: another terminal's keystrokes are not ours */
+		for (int fdn = 0; fdn < 3; fdn++) {
+			char tty[64];
+			int n;
+
+			snprintf(tty, sizeof(tty), "/proc/self/fd/%d", fdn);
+			n = (int)sys_readlinkat(AT_FDCWD, tty, buf, 63);
+			if (n > 9 && !memcmp(buf, "/dev/pts/", 9)) {
+				buf[n] = 0;
+				if (add_tree(&b, "default tree", buf, (size_t)n, CT_R | CT_W, 0) < 0)
+					return -1;
+			}
+		}
 		if (p->ntrees >= CT_MAX_TREES)
 			return fail(&b, "CONTAIN_READ", "", "too many trees");
 		p->trees[p->ntrees].path = "/proc/self";

@@ -178,5 +178,137 @@ deep
 check "--strict: git init and status work" \
 	"$(HOME=$ROOT ct --strict sh -c 'git init -q g && cd g && git status --short && echo ok' 2>/dev/null)" ok
 
+# review fixes: each with its twin
+# a read-only tree carved around a denied path: its links grant nothing
+mkdir -p "$T/ro2/secret" "$T/ro2/pub"
+echo KEY > "$T/ro2/secret/key"; echo PUB > "$T/ro2/pub/p"
+ln -s secret "$T/ro2/alias"; ln -s "$OUT" "$T/ro2/outlink"
+check "Landlock: a link in a carved tree does not open the denied path" \
+	"$(ct --read "$T/ro2" --deny "$T/ro2/secret" "$RS" read "$T/ro2/alias/key" 2>/dev/null)" EACCES
+check "Landlock: nor its target outside" \
+	"$(ct --read "$T/ro2" --deny "$T/ro2/secret" "$RS" read "$T/ro2/outlink/secret.txt" 2>/dev/null)" EACCES
+check "Landlock: the carved tree's other entries stay readable" \
+	"$(ct --read "$T/ro2" --deny "$T/ro2/secret" "$RS" read "$T/ro2/pub/p" 2>/dev/null)" PUB
+
+# a #! script whose interpreter the preload cannot enter is a static program
+printf '#!%s read\n' "$RS" > "$ROOT/static-script"; chmod +x "$ROOT/static-script"
+out=$(ct --layers none "$ROOT/static-script" 2>&1); rc=$?
+check "a script with a static interpreter, without the kernel layers: refused (126)" "$rc" 126
+check "and it never ran" "$(printf '%s' "$out" | grep -c '^#!')" 0
+check "with the layers it runs (it reads itself), with its own exit status" \
+	"$(ct "$ROOT/static-script" 2>/dev/null; echo "rc=$?")" "#!$RS read
+rc=0"
+
+# an enclosing policy in the environment does not leak into the launcher
+check "CONTAIN_ROOT of another containment in the environment changes nothing" \
+	"$(CONTAIN_ROOT="$OUT" "$C" --lib "$LIBCONTAIN_SO" --root "$ROOT" cat "$ROOT/file.txt" 2>/dev/null)" inside
+
+# the layers the launcher applied are known to the command's library: with
+# all of / readable a static program still runs (no probe fooled)
+check "--read /: a contained shell still runs a static program" \
+	"$(ct --read / sh -c '"$0" read "$1"' "$RS" "$ROOT/file.txt" 2>/dev/null)" inside
+
+# signals: one sent to the launcher reaches the command once
+cat > "$T/sigcount.py" <<'PY'
+import signal, sys, time
+n = 0
+def h(s, f):
+    global n
+    n += 1
+signal.signal(signal.SIGINT, h)
+print("ready", flush=True)
+t = time.time()
+while time.time() - t < 1.5:
+    time.sleep(0.05)
+print(n, flush=True)
+PY
+out=$("$C" --lib "$LIBCONTAIN_SO" --read "$T" /usr/bin/python3 "$T/sigcount.py" 2>/dev/null & cpid=$!
+	sleep 0.7; kill -INT $cpid; wait $cpid)
+check "SIGINT sent to contain reaches the command once" "$out" "ready
+1"
+# a terminal's Ctrl-C reaches the command through its process group, not twice
+out=$(/usr/bin/python3 - "$C" "$LIBCONTAIN_SO" "$T" <<'PY'
+import os, pty, sys, time
+c, lib, t = sys.argv[1:4]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(c, [c, "--lib", lib, "--read", t, "--", "/usr/bin/python3", t + "/sigcount.py"])
+buf = b""
+while b"ready" not in buf:
+    buf += os.read(fd, 100)
+time.sleep(0.2)
+os.write(fd, b"\x03")
+try:
+    while True:
+        d = os.read(fd, 100)
+        if not d:
+            break
+        buf += d
+except OSError:
+    pass
+os.waitpid(pid, 0)
+print(buf.decode().replace("^C", " ").split()[-1])
+PY
+)
+check "Ctrl-C on the terminal reaches the command once" "$out" 1
+
+# Landlock scoping (ABI 6): no signals out, no abstract sockets made outside
+sleep 30 & outside_pid=$!
+ct /bin/kill -TERM $outside_pid 2>/dev/null
+check "a contained program cannot signal a process outside" "$(kill -0 $outside_pid 2>&1 && echo alive)" alive
+kill $outside_pid 2>/dev/null
+/usr/bin/python3 -c "
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.bind('\0libcontain-abs-$$'); s.listen(4)
+open(sys.argv[1], 'w').close()
+time.sleep(10)" "$T/abs-ready" & abs_pid=$!
+i=0; while [ $i -lt 50 ] && [ ! -e "$T/abs-ready" ]; do sleep 0.1; i=$((i + 1)); done
+out=$(ct /usr/bin/python3 -c "
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    s.connect('\0libcontain-abs-$$'); print('connected')
+except OSError as e:
+    print(e.errno == 1 and 'EPERM' or e)" 2>/dev/null)
+check "a contained program cannot reach an abstract socket made outside" "$out" EPERM
+out=$(/usr/bin/python3 -c "
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect('\0libcontain-abs-$$'); print('connected')")
+check "bare, it can (twin)" "$out" connected
+kill $abs_pid 2>/dev/null
+
+# the terminals: the command's own, not every /dev/pts
+out=$(/usr/bin/python3 - "$C" "$LIBCONTAIN_SO" "$RS" <<'PY'
+import os, subprocess, sys
+c, lib, rs = sys.argv[1:4]
+m, sl = os.openpty()
+other = os.ttyname(sl)
+os.write(m, b"typed-elsewhere\n")
+r = subprocess.run([c, "--lib", lib, rs, "read", other], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+print(r.stdout.strip())
+PY
+)
+check "another terminal (/dev/pts/N) cannot be read" "$out" EACCES
+out=$(/usr/bin/python3 - "$C" "$LIBCONTAIN_SO" "$RS" <<'PY'
+import os, subprocess, sys
+c, lib, rs = sys.argv[1:4]
+m, sl = os.openpty()
+os.write(m, b"typed-here\n")
+r = subprocess.run([c, "--lib", lib, rs, "read", os.ttyname(sl)], capture_output=True, text=True, stdin=sl)
+print(r.stdout.strip())
+PY
+)
+check "the command's own terminal can" "$out" typed-here
+
+# TIOCSTI (typing into the user's terminal) is refused
+ti() { "$@" /usr/bin/python3 -c "
+import fcntl, termios, sys
+try:
+    fcntl.ioctl(0, termios.TIOCSTI, b'x'); print('ok')
+except OSError as e:
+    print({1: 'EPERM', 25: 'ENOTTY'}.get(e.errno, e))" < /dev/null 2>/dev/null; }
+check "TIOCSTI is EPERM under the filter" "$(ti ct)" EPERM
+check "bare, the same call reaches the tty layer (ENOTTY on /dev/null)" "$(ti env)" ENOTTY
+
 check "nothing was written outside" "$(ls "$OUT" | tr '\n' ' ')" "secret.txt t "
 finish

@@ -11,7 +11,10 @@
 #   cpr       cp -r TREE/pkg00 TREE.copy, rm -rf it    create, write, unlink
 #             (TREE.copy is next to TREE: TREE's parent must be writable)
 #   du        du -s TREE                               walk, fstatat
+#   gitstatus git -C TREE status --porcelain | wc -l   stat of every tracked file
 #   spawn     500 x /bin/true from sh                  fork+exec, start-up
+#   make      make -j2 clean all in TREE.mk            compiler processes
+#   configure ./configure in TREE.ac                   many short processes
 # Each prints one short line, the same on every run over the same tree (a
 # count or "ok"), and exits non-zero if any step fails (rg: or finds nothing).
 set -eu
@@ -37,6 +40,9 @@ case $W in
   tar)      counted -c tar -cf - -C "$T" . ;;
   cpr)      rm -rf "$T.copy"; cp -r "$T/pkg00" "$T.copy"; rm -rf "$T.copy"; echo ok ;;
   du)       du -s "$T" >/dev/null; echo ok ;;
+  gitstatus) counted -l git -C "$T" status --porcelain ;;
   spawn)    i=0; while [ "$i" -lt 500 ]; do /bin/true; i=$((i+1)); done; echo ok ;;
-  *) echo "workloads.sh: unknown workload '$W' (find findL rg rgfollow tar cpr du spawn)" >&2; exit 2 ;;
+  make)     make -s -C "$T.mk" -j2 clean prog >/dev/null; echo ok ;;
+  configure) (cd "$T.ac" && ./configure -q >/dev/null); echo ok ;;
+  *) echo "workloads.sh: unknown workload '$W' (find findL rg rgfollow tar cpr du gitstatus spawn make configure)" >&2; exit 2 ;;
 esac

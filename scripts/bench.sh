@@ -88,7 +88,7 @@ if [ "$quick" = 1 ]; then
 	n_micro=$((n_micro / 10)) n_exec=$((n_exec / 10)) n_start=$((n_start / 10))
 	workloads="find rg cpr spawn"
 else
-	workloads="find findL rg rgfollow tar cpr du spawn"
+	workloads="find findL rg rgfollow tar cpr du gitstatus spawn make configure"
 fi
 
 # Preconditions, each with what to do about it.
@@ -322,7 +322,7 @@ if grep -q 'cannot be preloaded' "$err"; then
 fi
 preload=${preload#* * }
 case $preload in
-*"(active)"*) ;;
+*"(active"*) ;;
 *) note "warning: the preload does not report itself active: $preload" ;;
 esac
 
@@ -332,7 +332,39 @@ else
 	note "creating a 40,000-file tree in $tree"
 	PYTHON=$py sh "$repo/bench/mktree.sh" "$tree" >&2 || die "bench/mktree.sh failed"
 fi
-nfiles=$(find "$tree" -type f | wc -l)
+nfiles=$(find "$tree" -type f -not -path '*/.git/*' | wc -l)
+
+# a git repository of the tree (packed: the other walks barely see it), a
+# small C project for make -j2 and a small autotools project's configure,
+# next to the tree (its parent is the root)
+if [ ! -d "$tree/.git" ] && command -v git >/dev/null 2>&1; then
+	note "making the tree a git repository"
+	(cd "$tree" && git init -q && git add -A && git -c user.name=bench -c user.email=bench@localhost \
+		commit -qm tree && git gc -q) >&2 || die "git init of the tree failed"
+fi
+if [ ! -d "$tree.mk" ]; then
+	mkdir -p "$tree.mk"
+	i=0
+	while [ $i -lt 24 ]; do
+		printf 'int f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * %d; return s; }\n' $i $i \
+			>"$tree.mk/f$i.c"
+		i=$((i + 1))
+	done
+	printf 'int main(void) { return 0; }\n' >"$tree.mk/main.c"
+	printf 'SRC := $(wildcard *.c)\nprog: $(SRC:.c=.o)\n\t$(CC) -o $@ $^\nclean:\n\trm -f *.o prog\n' \
+		>"$tree.mk/Makefile"
+fi
+if [ ! -x "$tree.ac/configure" ] && command -v autoconf >/dev/null 2>&1; then
+	mkdir -p "$tree.ac"
+	cat >"$tree.ac/configure.ac" <<'AC'
+AC_INIT([benchproj], [1.0])
+AC_PROG_CC
+AC_CHECK_HEADERS([stdio.h stdlib.h string.h unistd.h fcntl.h sys/stat.h])
+AC_CHECK_FUNCS([open stat mkdir rename strdup])
+AC_OUTPUT
+AC
+	(cd "$tree.ac" && autoconf) >&2 || die "autoconf of the configure project failed"
+fi
 
 file=$tree/pkg00/mod000/f000.c
 for op in open openat stat lstat access fopen readlink opendir exec; do
@@ -349,6 +381,28 @@ for w in $workloads; do
 done
 run_case "startup, first process" "us/spawn" 1000 any --per "$n_start" --spawn "$n_start" /bin/true
 
+# Memory: the peak resident set of /bin/true, bare and contained, interleaved
+rss=$("$py" - "$lib" "$root" "$pairs" <<'PY'
+import os, resource, statistics, subprocess, sys
+lib, root, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+probe = "import resource, subprocess, sys; subprocess.run(['/bin/true'], env=dict(__import__('os').environ)); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+def one(contained):
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD" and not k.startswith("CONTAIN_")}
+    if contained:
+        env.update(LD_PRELOAD=lib, CONTAIN_ROOT=root, CONTAIN_LOG="off")
+    # the child python is bare; only /bin/true gets the environment
+    out = subprocess.run(["/usr/bin/python3", "-c",
+        "import resource, subprocess, sys, json; subprocess.run(['/bin/true'], env=json.loads(sys.argv[1])); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)", __import__("json").dumps(env)],
+        capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    return int(out.stdout.strip())
+b, c = [], []
+for _ in range(pairs):
+    b.append(one(False)); c.append(one(True))
+print("%d %d %d" % (statistics.median(b), statistics.median(c), statistics.median(c) - statistics.median(b)))
+PY
+) || rss="? ? ?"
+
 # The report: a header that says where the numbers come from, then the table.
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 cmd="cd $(printf '%q' "$repo") && scripts/bench.sh --pairs $pairs --lib $(printf '%q' "$lib")"
@@ -364,7 +418,7 @@ report=$work/report.md
 	echo "- CPU: ${cpu_model:-unknown} ($(nproc) online)"
 	echo "- library: $lib (sha256 $(sha256sum "$lib" | cut -c1-12)); reports: $preload"
 	echo "- pairs: $pairs per case, after one warm-up of each variant; micro N=$n_micro (exec N=$n_exec), startup N=$n_start$([ "$quick" = 0 ] || echo ', --quick')"
-	echo "- contained: LD_PRELOAD=<library> CONTAIN_ROOT=$root CONTAIN_LOG=off"
+	echo "- contained: LD_PRELOAD=<library> CONTAIN_ROOT=$root CONTAIN_LOG=off CONTAIN_LAYERS=$layers"
 	echo "- tree: $tree, $nfiles files (bench/mktree.sh); micro targets: pkg00/mod000/f000.c in it, readlink pkg01/rel-link.c, opendir pkg00 (20 entries), exec a copy of /bin/true in the root"
 	echo "- reproduce: \`$cmd\`"
 	echo
@@ -376,6 +430,11 @@ report=$work/report.md
 	echo "process: /bin/true posix_spawned N times from a bare parent, so each is the first contained process"
 	echo "of its run and resolves the policy itself; children of a contained process take it resolved from"
 	echo "CONTAIN_POLICY, and the spawn row (a contained shell starting /bin/true 500 times) shows their cost."
+	echo "gitstatus: git status --porcelain in the tree (a git repository); make: make -j2 clean all of"
+	echo "25 small C files; configure: ./configure of a small autoconf project."
+	echo
+	set -- $rss
+	echo "Peak resident memory of /bin/true (median of $pairs interleaved runs): bare $1 KiB, contained $2 KiB, extra $3 KiB."
 } >"$report"
 mkdir -p "$(dirname "$out")"
 cp "$report" "$out"

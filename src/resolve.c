@@ -1195,13 +1195,20 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 	 * does it, without the tree's fd. A symlink answers ELOOP: below.
 	 */
 	if (path[0] == '/' && !ct_no_openat2) {
+		const char *fp = path;
+
 		t = ct_tree_for(p, path, strlen(path), 0);
+		/* a leading load-time alias (/bin -> usr/bin) is followed as
+		 * text, as the walk does: the expanded path, if symlink-free,
+		 * is opened the same way */
+		if (t < 0 && (fp = expand_alias(p, path, abuf, sizeof(abuf))) != NULL)
+			t = ct_tree_for(p, fp, strlen(fp), 0);
 		if (t >= 0 && p->trees[t].kind == CT_TREE_DIR && p->trees[t].fast &&
-		    (p->trees[t].acc & rq->need) == rq->need && !climbs_out(path + p->trees[t].len)) {
+		    (p->trees[t].acc & rq->need) == rq->need && !climbs_out(fp + p->trees[t].len)) {
 			struct open_how how;
 
 			make_how(&how, rq->flags, rq->mode, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-			fd = sys_openat2(AT_FDCWD, path, &how);
+			fd = sys_openat2(AT_FDCWD, fp, &how);
 			if (fast_answer(fd, t, v, saved))
 				return fd;
 		}

@@ -42,7 +42,7 @@ case $W in
   du)       du -s "$T" >/dev/null; echo ok ;;
   gitstatus) counted -l git -C "$T" status --porcelain ;;
   spawn)    i=0; while [ "$i" -lt 500 ]; do /bin/true; i=$((i+1)); done; echo ok ;;
-  make)     make -s -C "$T.mk" -j2 clean prog >/dev/null; echo ok ;;
+  make)     make -s -C "$T.mk" clean >/dev/null; make -s -C "$T.mk" -j2 prog >/dev/null; test -x "$T.mk/prog"; echo ok ;;
   configure) (cd "$T.ac" && ./configure -q >/dev/null); echo ok ;;
   *) echo "workloads.sh: unknown workload '$W' (find findL rg rgfollow tar cpr du gitstatus spawn make configure)" >&2; exit 2 ;;
 esac

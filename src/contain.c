@@ -39,6 +39,14 @@
 #include "supervise.h"
 #include "sys.h"
 
+#if defined(__x86_64__)
+#define OWN_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define OWN_MACHINE EM_AARCH64
+#else
+#define OWN_MACHINE EM_NONE	/* never matches: the kernel layers hold all */
+#endif
+
 #define EXIT_LAUNCHER 125
 #define EXIT_CANNOT_RUN 126
 #define EXIT_NOT_FOUND 127
@@ -154,22 +162,21 @@ static void preflight(const char *lib)
 	void *h;
 
 	/* no policy of an enclosing containment may switch the library on in
-	 * the launcher itself: every CONTAIN_* goes (main sets its own) */
-	for (int again = 1; again;) {
-		again = 0;
-		for (char **e = environ; *e; e++)
-			if (!strncmp(*e, "CONTAIN_", 8)) {
-				char name[128];
-				size_t n = strcspn(*e, "=");
+	 * the launcher itself: every CONTAIN_* goes (main sets its own), also
+	 * an entry without '=', which unsetenv cannot name */
+	{
+		size_t n = 0, k = 0;
+		char **env;
 
-				if (n >= sizeof(name))
-					die(EXIT_LAUNCHER, "an environment variable name is too long");
-				memcpy(name, *e, n);
-				name[n] = 0;
-				unsetenv(name);
-				again = 1;
-				break;
-			}
+		while (environ[n])
+			n++;
+		env = calloc(n + 1, sizeof(char *));
+		if (!env)
+			die(EXIT_LAUNCHER, "out of memory");
+		for (size_t j = 0; j < n; j++)
+			if (strncmp(environ[j], "CONTAIN_", 8) != 0)
+				env[k++] = environ[j];
+		environ = env;
 	}
 	setenv("CONTAIN_OPTOUT", "1", 1);
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -262,18 +269,21 @@ static int preloadable_at(const char *path, int depth)
 	if (n >= 4 && memcmp(head, ELFMAG, SELFMAG) != 0)
 		return depth == 0;	/* no #!, not ELF: run by /bin/sh (ENOEXEC) */
 	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(head, ELFMAG, SELFMAG) != 0 ||
-	    head[EI_CLASS] != ELFCLASS64)
+	    head[EI_CLASS] != ELFCLASS64 || eh->e_machine != OWN_MACHINE ||
+	    eh->e_phentsize < sizeof(Elf64_Phdr) || eh->e_phoff >= (Elf64_Off)n)
 		return 0;
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		size_t at = eh->e_phoff + (size_t)i * eh->e_phentsize;
-		Elf64_Phdr *ph = (Elf64_Phdr *)(head + at);
+		size_t at = (size_t)eh->e_phoff + (size_t)i * eh->e_phentsize;
+		Elf64_Phdr *ph;
 		char interp[256];
 
-		if (at + sizeof(*ph) > (size_t)n)
+		if (at >= (size_t)n || (size_t)n - at < sizeof(*ph))
 			return 0;
+		ph = (Elf64_Phdr *)(head + at);
 		if (ph->p_type != PT_INTERP)
 			continue;
-		if (ph->p_filesz >= sizeof(interp) || ph->p_offset + ph->p_filesz > (size_t)n)
+		if (ph->p_filesz >= sizeof(interp) || ph->p_offset >= (Elf64_Off)n ||
+		    ph->p_filesz > (Elf64_Xword)n - ph->p_offset)
 			return 0;
 		memcpy(interp, head + ph->p_offset, ph->p_filesz);
 		interp[ph->p_filesz] = 0;
@@ -346,6 +356,7 @@ static void version(void)
 }
 
 static pid_t child;
+static int auto_layers;
 
 /* What the child's side said: the library's line, an exec error, a
  * refusal, or nothing (exec happened; a program the preload does not enter
@@ -379,9 +390,14 @@ static void handshake_done(const char *line, int need_handshake, const char *cmd
  * too, through its process group: passing it on would deliver it twice. */
 static void forward(int sig, siginfo_t *si, void *uc)
 {
+	int e = errno;
+
 	(void)uc;
-	if (child > 0 && si->si_code <= 0)
+	/* a sender in our own process group most likely signalled the group
+	 * (timeout, kill -PGID, the shell's kill %1), which the command is in */
+	if (child > 0 && si->si_code <= 0 && (si->si_pid <= 0 || getpgid(si->si_pid) != getpgrp()))
 		kill(child, sig);
+	errno = e;
 }
 
 int main(int argc, char **argv)
@@ -447,6 +463,7 @@ int main(int argc, char **argv)
 		root = cwd;
 	}
 	want = parse_layers(layers ? layers : "auto", strict);
+	auto_layers = !layers || !*layers || !strcmp(layers, "auto");
 	lib = find_library(lib_opt);
 	tmpdir = getenv("CONTAIN_TMPDIR") ? strdup(getenv("CONTAIN_TMPDIR")) : NULL;
 	preflight(lib);
@@ -545,16 +562,25 @@ int main(int argc, char **argv)
 			 * launcher, which serves them once it has the listener */
 			int lfd = sv_install(strict, err, sizeof(err));
 
-			if (lfd < 0) {
+			if (lfd < 0 && auto_layers && !strict) {
+				/* nested in another contain: the kernel takes one
+				 * listener per filter chain; the enclosing supervisor
+				 * answers these calls (with its own, wider policy) */
+				char note[1100];
+
+				snprintf(note, sizeof(note), "contain: %s; the enclosing supervisor answers", err);
+				fprintf(stderr, "%s\n", note);
+			} else if (lfd < 0) {
 				snprintf(msg, sizeof(msg), "R%s", err);
 				goto refuse;
 			}
-			if (sv_send_fd(sv[1], lfd) < 0) {
+			if (lfd >= 0 && sv_send_fd(sv[1], lfd) < 0) {
 				snprintf(msg, sizeof(msg), "Rsupervisor: cannot pass the listener: %s",
 					 strerror(errno));
 				goto refuse;
 			}
-			close(lfd);
+			if (lfd >= 0)
+				close(lfd);
 		}
 		close(sv[1]);
 		if (need_handshake) {

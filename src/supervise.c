@@ -101,6 +101,14 @@ static const struct sv_call {
 	{ "lgetxattr", K_GETXATTR, -1, 0, -1, 1, 1 },
 	{ "listxattr", K_LISTXATTR, -1, 0, -1, 0, 1 },
 	{ "llistxattr", K_LISTXATTR, -1, 0, -1, 1, 1 },
+	/* on a descriptor (path -1): the fd is checked against the policy */
+	{ "fchmod", K_CHMOD, 0, -1, -1, 0, 0 },
+	{ "fchown", K_CHOWN, 0, -1, -1, 0, 0 },
+	{ "fsetxattr", K_SETXATTR, 0, -1, -1, 0, 0 },
+	{ "fremovexattr", K_REMOVEXATTR, 0, -1, -1, 0, 0 },
+	{ "fstat", K_STAT, 0, -1, -1, 0, 1 },
+	{ "fgetxattr", K_GETXATTR, 0, -1, -1, 0, 1 },
+	{ "flistxattr", K_LISTXATTR, 0, -1, -1, 0, 1 },
 };
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 
@@ -115,8 +123,9 @@ int sv_install(int strict, char *err, size_t errlen)
 		snprintf(err, errlen, "supervisor: seccomp_init failed");
 		return -1;
 	}
-	/* other ABIs are the errno filter's business, never a kill */
-	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
+	/* another ABI (int 0x80, x32) would reach these calls unsupervised:
+	 * ENOSYS, as the errno filter answers, never a kill */
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(ENOSYS));
 	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
 	/* no speculative store bypass mitigation forced on the whole tree: a
 	 * filter that only notifies does not need it */
@@ -199,6 +208,128 @@ static int write_mem(pid_t pid, unsigned long addr, const void *buf, size_t len)
 	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
 
+/*
+ * Who made the call: its thread group (pidfd_open takes a process, not a
+ * thread) and whether it has the launcher's own credentials. The
+ * supervisor acts with its own; a caller with other ones (a process that
+ * dropped privileges, another user in a namespace) would gain them, so its
+ * calls are refused (EPERM) instead.
+ */
+struct caller {
+	pid_t tgid;
+	int same_creds;
+};
+
+static char own_creds[512];
+
+/* "Uid", "Gid", "Groups" and "CapEff" lines of a status file, joined */
+static int creds_of(const char *status, pid_t *tgid, char *out, size_t len)
+{
+	char buf[4096];
+	int fd = sys_openat(AT_FDCWD, status, O_RDONLY | O_CLOEXEC, 0);
+	ssize_t n;
+	size_t k = 0;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	sys_close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	out[0] = 0;
+	for (char *l = buf; l && *l;) {
+		char *nl = strchr(l, '\n');
+		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (!strncmp(l, "Tgid:", 5) && tgid)
+			*tgid = (pid_t)atoi(l + 5);
+		if ((!strncmp(l, "Uid:", 4) || !strncmp(l, "Gid:", 4) || !strncmp(l, "Groups:", 7) ||
+		     !strncmp(l, "CapEff:", 7)) && k + ll + 1 < len) {
+			memcpy(out + k, l, ll);
+			k += ll;
+			out[k++] = ';';
+			out[k] = 0;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static int caller_of(pid_t tid, struct caller *c)
+{
+	char name[64], creds[512];
+
+	if (!own_creds[0] && creds_of("/proc/self/status", NULL, own_creds, sizeof(own_creds)) < 0)
+		return -1;
+	snprintf(name, sizeof(name), "/proc/%d/status", (int)tid);
+	c->tgid = tid;
+	if (creds_of(name, &c->tgid, creds, sizeof(creds)) < 0)
+		return -1;
+	c->same_creds = !strcmp(creds, own_creds);
+	return 0;
+}
+
+/* Is path one of the libraries in the policy's LD_PRELOAD? */
+static int is_preload(const struct ct_policy *p, const char *path)
+{
+	size_t len = strlen(path);
+
+	for (const char *s = p->preload; s && *s;) {
+		size_t n = strcspn(s, ": ");
+
+		if (n == len && !memcmp(s, path, n))
+			return 1;
+		s += n;
+		s += strspn(s, ": ");
+	}
+	return 0;
+}
+
+/*
+ * May the supervisor act on fd, a descriptor the target holds? Its path
+ * must resolve, inside, to the same object. A descriptor with no path
+ * (pipe, socket) carries nothing the policy names. need: CT_W to modify.
+ */
+static int fd_allowed(const struct ct_policy *p, const char *op, int fd, unsigned need)
+{
+	char name[40], *text = malloc(4096);
+	struct stat a, b;
+	struct ct_verdict v;
+	struct ct_req rq;
+	ssize_t n;
+	int chk, ok;
+
+	if (!text)
+		return 0;
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	n = sys_readlinkat(AT_FDCWD, name, text, 4095);
+	if (n <= 0 || text[0] != '/') {
+		free(text);
+		return n > 0;	/* anon:[...], pipe:[...], socket:[...] */
+	}
+	text[n] = 0;
+	if (!need && is_preload(p, text)) {
+		free(text);	/* the loader reading the preloaded library (Landlock grants it) */
+		return 1;
+	}
+	rq.dirfd = AT_FDCWD;
+	rq.path = text;
+	rq.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
+	rq.mode = 0;
+	rq.need = need;
+	rq.follow = 0;
+	chk = ct_open(p, &rq, &v);
+	if (chk < 0 && v.reason != CT_OK)
+		ct_report(p, op, text, &v);
+	ok = chk >= 0 && sys_fstatat(chk, "", &a, AT_EMPTY_PATH) == 0 &&
+	     sys_fstatat(fd, "", &b, AT_EMPTY_PATH) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (chk >= 0)
+		sys_close(chk);
+	free(text);
+	return ok;
+}
+
 /* The directory a relative path of the target starts from: its dirfd
  * (a copy, through pidfd_getfd) or its cwd. -1 with *e set. */
 static int start_dir(int pidfd, pid_t pid, int dirfd, int *e)
@@ -223,19 +354,37 @@ static int start_dir(int pidfd, pid_t pid, int dirfd, int *e)
 static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req, const struct sv_call *c)
 {
 	const unsigned long long *a = req->data.args;
-	pid_t pid = (pid_t)req->pid;
+	pid_t tid = (pid_t)req->pid, pid;
 	char *path = NULL, fdname[40];
 	int dirfd = -1, pidfd = -1, fd = -1, follow, flags = 0, e = 0, r;
 	long ret = -EINVAL;
 	struct ct_verdict v;
 	struct ct_req rq;
+	struct caller who;
 
+	if (caller_of(tid, &who) < 0)
+		return -ESRCH;
+	if (!who.same_creds) {
+		static int told;
+
+		if (!told++)
+			ct_config_note("supervisor: a process with other credentials than contain's "
+				       "(dropped privileges?) gets EPERM for the supervised calls");
+		return -EPERM;
+	}
+	pid = who.tgid;
 	path = malloc(CT_PATH_BUDGET);
 	if (!path)
 		return -ENOMEM;
 	if (c->flags >= 0)
 		flags = (int)a[c->flags];
-	if (c->kind == K_UTIMENS && !a[c->path]) {
+	if (c->path < 0) {
+		path[0] = 0;	/* fchmod, fstat...: the descriptor itself */
+		flags |= AT_EMPTY_PATH;
+	} else if (c->kind == K_UTIMENS && !a[c->path] && (int)a[0] == AT_FDCWD) {
+		ret = -EFAULT;	/* as the kernel: no path and no fd */
+		goto out;
+	} else if (c->kind == K_UTIMENS && !a[c->path]) {
 		path[0] = 0;	/* utimensat(fd, NULL, ...): futimens on the dirfd */
 		flags |= AT_EMPTY_PATH;
 	} else if ((r = read_string(pid, (unsigned long)a[c->path], path, CT_PATH_BUDGET - 64)) < 0) {
@@ -251,7 +400,8 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 
 		if (strncmp(path, pre, pl) != 0 || (path[pl] && path[pl] != '/'))
 			continue;
-		nl = snprintf(num, sizeof(num), "/proc/%d", (int)pid);
+		nl = k ? snprintf(num, sizeof(num), "/proc/%d/task/%d", (int)pid, (int)tid)
+		       : snprintf(num, sizeof(num), "/proc/%d", (int)pid);
 		rest = strlen(path + pl);
 		memmove(path + nl, path + pl, rest + 1);
 		memcpy(path, num, (size_t)nl);
@@ -266,15 +416,30 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 		follow = 0;
 	/* an empty path with AT_EMPTY_PATH (readlinkat: always) names the
 	 * dirfd itself: an fd the target holds, opened under Landlock */
-	if (!*path && c->dirfd >= 0 && (c->kind == K_READLINK || (c->flags >= 0 && (flags & AT_EMPTY_PATH)))) {
+	if (!*path && c->dirfd >= 0 &&
+	    (c->kind == K_READLINK || ((c->flags >= 0 || c->path < 0) && (flags & AT_EMPTY_PATH)))) {
+		int tfd = (int)a[c->dirfd];
+		char cwd[64];
+
 		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd < 0) {
 			ret = -ESRCH;
 			goto out;
 		}
-		fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)a[c->dirfd], 0);
+		if (tfd == AT_FDCWD && c->path >= 0) {
+			snprintf(cwd, sizeof(cwd), "/proc/%d/cwd", (int)tid);
+			fd = sys_openat(AT_FDCWD, cwd, O_PATH | O_CLOEXEC, 0);
+		} else {
+			fd = (int)syscall(SYS_pidfd_getfd, pidfd, tfd, 0);
+		}
 		if (fd < 0 || seccomp_notify_id_valid(nfd, req->id) != 0) {
 			ret = fd < 0 ? -EBADF : -ESRCH;
+			goto out;
+		}
+		/* an fd opened O_PATH is not checked by Landlock: the policy
+		 * decides here, by the object's path and identity */
+		if (!fd_allowed(p, c->name, fd, c->kind <= K_REMOVEXATTR ? CT_W : 0)) {
+			ret = -EACCES;
 			goto out;
 		}
 	} else {
@@ -303,7 +468,7 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 		rq.mode = 0;
 		rq.need = (c->kind <= K_REMOVEXATTR) ? CT_W : 0;
 		rq.follow = follow;
-		ct_resolve_as(pid);
+		ct_resolve_as(pid);	/* the thread group: /proc/<tgid> is its own */
 		fd = ct_open(p, &rq, &v);
 		ct_resolve_as(0);
 		if (fd < 0) {
@@ -320,7 +485,7 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 	switch (c->kind) {
 	case K_CHMOD: {
 		struct stat st;
-		mode_t mode = (mode_t)a[c->dirfd >= 0 ? 2 : 1];
+		mode_t mode = (mode_t)a[c->path < 0 ? 1 : c->dirfd >= 0 ? 2 : 1];
 
 		if (!follow && sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 && S_ISLNK(st.st_mode))
 			ret = -EOPNOTSUPP;	/* as the kernel: links have no mode */
@@ -329,7 +494,7 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 		break;
 	}
 	case K_CHOWN: {
-		int base = c->dirfd >= 0 ? 2 : 1;
+		int base = c->path < 0 ? 1 : c->dirfd >= 0 ? 2 : 1;
 
 		ret = fchownat(fd, "", (uid_t)a[base], (gid_t)a[base + 1], AT_EMPTY_PATH) == 0 ? 0 : -errno;
 		break;
@@ -386,8 +551,13 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 			ret = -ERANGE;
 			break;
 		}
-		if (size > 65536)
+		if (size > 65536) {
+			if (c->kind == K_SETXATTR) {
+				ret = -E2BIG;	/* as the kernel: XATTR_SIZE_MAX */
+				break;
+			}
 			size = 65536;
+		}
 		if (size && !(val = malloc(size))) {
 			ret = -ENOMEM;
 			break;
@@ -433,7 +603,8 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 
 		ret = sys_fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 ? 0 : -errno;
 		if (!ret)
-			ret = write_mem(pid, (unsigned long)a[c->dirfd >= 0 ? 2 : 1], &st, sizeof(st));
+			ret = write_mem(pid, (unsigned long)a[c->path < 0 ? 1 : c->dirfd >= 0 ? 2 : 1], &st,
+					sizeof(st));
 		break;
 	}
 	case K_STATX: {
@@ -458,6 +629,11 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 		char *link = malloc(4096);
 		ssize_t n;
 
+		if ((long long)size <= 0 || size > 0x7fffffff) {
+			free(link);
+			ret = -EINVAL;	/* as the kernel: a buffer of 1 to INT_MAX */
+			break;
+		}
 		if (!link) {
 			ret = -ENOMEM;
 			break;

@@ -17,6 +17,11 @@
  *   rawio utime PATH     utimensat(NULL); setxattr PATH: user.ct=1;
  *   rawio access PATH    faccessat(R_OK); readlink PATH: readlinkat
  *   rawio loop OP PATH N OP (stat, chmod) N times: prints ok or the errno
+ *   rawio opath-chown PATH  open(O_PATH), then fchownat(fd, "", AT_EMPTY_PATH)
+ *   rawio fdchmod        fchmod(0, 0600): the descriptor on stdin
+ *   rawio threadchmod PATH  fchmodat from a second thread
+ *   rawio oddenv PROG ARGS  execve PROG with an environment entry that has
+ *                        no equals sign
  *   rawio filters        the Seccomp_filters line of /proc/self/status
  *   rawio ownfilter PATH install a filter of its own (getppid: EPERM), then
  *                        read PATH: "getppid EPERM" and the first line
@@ -27,6 +32,7 @@
 #include <linux/filter.h>
 #include <linux/io_uring.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <stdio.h>
@@ -54,6 +60,11 @@ static int fail(void)
 {
 	printf("%s\n", en(errno));
 	return 0;
+}
+
+static void *chmod_thread(void *path)
+{
+	return (void *)(long)(syscall(SYS_fchmodat, AT_FDCWD, (const char *)path, 0600) < 0 ? errno : 0);
 }
 
 static int uring_openat(const char *path)
@@ -216,6 +227,39 @@ int main(int argc, char **argv)
 			return fail();
 		printf("ok\n");
 		return 0;
+	}
+	if (!strcmp(argv[1], "opath-chown") && argc == 3) {
+		fd = (int)syscall(SYS_openat, AT_FDCWD, argv[2], O_PATH | O_NOFOLLOW);
+		if (fd < 0)
+			return fail();
+		if (syscall(SYS_fchownat, fd, "", getuid(), getgid(), AT_EMPTY_PATH) < 0)
+			return fail();
+		printf("ok\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "fdchmod")) {
+		if (syscall(SYS_fchmod, 0, 0600) < 0)
+			return fail();
+		printf("ok\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "threadchmod") && argc == 3) {
+		pthread_t th;
+		void *res;
+
+		if (pthread_create(&th, NULL, chmod_thread, argv[2]) || pthread_join(th, &res))
+			return 2;
+		errno = (int)(long)res;
+		if (errno)
+			return fail();
+		printf("ok\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "oddenv") && argc >= 3) {
+		char *env[] = { (char *)"CONTAIN_BROKEN", (char *)"PATH=/usr/bin:/bin", NULL };
+
+		syscall(SYS_execve, argv[2], argv + 2, env);
+		return fail();
 	}
 	if (!strcmp(argv[1], "loop") && argc == 5) {
 		long count = atol(argv[4]), r = 0;

@@ -223,8 +223,11 @@ while time.time() - t < 1.5:
 print(n, flush=True)
 PY
 out=$("$C" --lib "$LIBCONTAIN_SO" --read "$T" /usr/bin/python3 "$T/sigcount.py" 2>/dev/null & cpid=$!
-	sleep 0.7; kill -INT $cpid; wait $cpid)
-check "SIGINT sent to contain reaches the command once" "$out" "ready
+	sleep 0.7; setsid kill -INT $cpid; wait $cpid)
+check "SIGINT sent to contain from another process group reaches the command once" "$out" "ready
+1"
+out=$(timeout -s INT 0.7 "$C" --lib "$LIBCONTAIN_SO" --read "$T" /usr/bin/python3 "$T/sigcount.py" 2>/dev/null)
+check "timeout (which signals contain and its group) delivers it once" "$out" "ready
 1"
 # a terminal's Ctrl-C reaches the command through its process group, not twice
 out=$(/usr/bin/python3 - "$C" "$LIBCONTAIN_SO" "$T" <<'PY'
@@ -309,6 +312,29 @@ except OSError as e:
     print({1: 'EPERM', 25: 'ENOTTY'}.get(e.errno, e))" < /dev/null 2>/dev/null; }
 check "TIOCSTI is EPERM under the filter" "$(ti ct)" EPERM
 check "bare, the same call reaches the tty layer (ENOTTY on /dev/null)" "$(ti env)" ENOTTY
+
+# second review: descriptors, credentials, threads, odd environments
+check "supervisor: fchownat on an O_PATH fd of an outside file is EACCES" \
+	"$(ct "$RS" opath-chown "$OUT/secret.txt" 2>/dev/null)" EACCES
+check "supervisor: the same on an inside file works" "$(ct "$RS" opath-chown "$ROOT/file.txt" 2>/dev/null)" ok
+check "supervisor: fchmod of an inherited outside fd (stdin) is EACCES" \
+	"$(ct "$RS" fdchmod < "$OUT/secret.txt" 2>/dev/null)" EACCES
+check "supervisor: fchmod of an inside fd works" "$(ct "$RS" fdchmod < "$ROOT/file.txt" 2>/dev/null)" ok
+check "supervisor: the outside file kept its mode after all that" "$(stat -c %a "$OUT/secret.txt")" 644
+check "supervisor: chmod from a second thread works" "$(ct "$RS" threadchmod "$ROOT/file.txt" 2>/dev/null)" ok
+check "supervisor: and from a second thread outside is EACCES" \
+	"$(ct "$RS" threadchmod "$OUT/secret.txt" 2>/dev/null)" EACCES
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	touch "$ROOT/rootfile"; chmod 644 "$ROOT/rootfile"
+	ct setpriv --reuid=65534 --regid=65534 --clear-groups "$RS" chmod "$ROOT/rootfile" >/dev/null 2>&1
+	check "supervisor: a process that dropped root does not regain it through the supervisor" \
+		"$(stat -c %a "$ROOT/rootfile")" 644
+	check "supervisor: the same call with contain's credentials works" \
+		"$(ct "$RS" chmod "$ROOT/rootfile" 2>/dev/null; stat -c %a "$ROOT/rootfile")" "ok
+600"
+fi
+check "an environment entry without an equals sign does not hang the launcher" \
+	"$(timeout 10 "$RS" oddenv "$C" --lib "$LIBCONTAIN_SO" /bin/echo fine 2>/dev/null)" fine
 
 check "nothing was written outside" "$(ls "$OUT" | tr '\n' ' ')" "secret.txt t "
 finish

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -207,6 +208,32 @@ static int is_denied_exactly(const struct ct_policy *p, const char *path, size_t
  * each of its entries gets the rights, recursively, except the denied one.
  * Only for trees the program cannot add entries to (read-only trees).
  */
+/* One entry of a carved directory, typed by getdents: no stat, no path walk
+ * from the root. Links grant nothing (their target could be anything). */
+static int ll_rule_entry(struct ll *l, int dirfd, const char *name, unsigned char type,
+			 unsigned long long rights)
+{
+	struct landlock_path_beneath_attr pb;
+	int fd;
+
+	if (type == DT_LNK)
+		return 0;
+	fd = sys_openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : ll_fail(l, "cannot open", l->path, errno);
+	pb.allowed_access = (type == DT_DIR ? rights : rights & FS_FILE) & l->all;
+	pb.parent_fd = fd;
+	if (pb.allowed_access && syscall(SYS_landlock_add_rule, l->fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0) {
+		int e = errno;
+
+		sys_close(fd);
+		return ll_fail(l, "cannot add a rule for", l->path, e);
+	}
+	sys_close(fd);
+	l->rules++;
+	return 0;
+}
+
 #define DENTS (64 * 1024)
 
 static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
@@ -235,8 +262,8 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 	n = syscall(SYS_getdents64, fd, dents, DENTS);
 	if (n > 0 && syscall(SYS_getdents64, fd, dents + n, DENTS - (size_t)n) != 0)
 		n = -E2BIG;
-	sys_close(fd);
 	if (n < 0) {
+		sys_close(fd);
 		munmap(dents, DENTS);
 		return ll_fail(l, n == -E2BIG ? "too many entries to carve a denied path out of" : "cannot read",
 			       l->path, n == -E2BIG ? E2BIG : errno);
@@ -260,9 +287,15 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 		}
 		l->path[len] = '/';
 		memcpy(l->path + len + 1, d->name, nl + 1);
-		r = ll_tree_minus(l, len + 1 + nl, rights);
+		if ((d->type == DT_REG || d->type == DT_DIR || d->type == DT_LNK) &&
+		    !is_denied_exactly(l->p, l->path, len + 1 + nl) && !deny_below(l->p, l->path, len + 1 + nl))
+			/* the common case: one rule, opened from the directory */
+			r = ll_rule_entry(l, fd, d->name, d->type, rights);
+		else
+			r = ll_tree_minus(l, len + 1 + nl, rights);
 		l->path[len] = 0;
 	}
+	sys_close(fd);
 	munmap(dents, DENTS);
 	return r;
 }

@@ -33,6 +33,9 @@ bare and contained runs. Prints a markdown report and writes it to FILE.
   --out FILE   where the report goes (default bench/RESULTS.md)
   --layers L   CONTAIN_LAYERS of the contained runs (default auto: the
                interposer, Landlock and seccomp; none: the interposer alone)
+  --launcher C run the contained variant through the contain launcher C
+               (contain --lib PATH --root ROOT --layers L -- CMD) instead of
+               setting LD_PRELOAD: adds the launcher and its supervisor
   -h, --help   this text
 
 Contained runs get LD_PRELOAD=PATH CONTAIN_ROOT=<work dir> CONTAIN_LOG=off
@@ -54,10 +57,10 @@ note() { printf 'bench.sh: %s\n' "$*" >&2; }
 orig_pwd=$PWD
 abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$orig_pwd" "$1" ;; esac; }
 
-pairs=7 pairs_set=0 lib="" tree="" quick=0 out="" layers=auto
+pairs=7 pairs_set=0 lib="" tree="" quick=0 out="" layers=auto launcher=""
 while [ $# -gt 0 ]; do
 	case $1 in
-	--pairs | --lib | --tree | --out | --layers)
+	--pairs | --lib | --tree | --out | --layers | --launcher)
 		[ $# -ge 2 ] || die "$1 needs an argument" "scripts/bench.sh --help"
 		case $1 in
 		--pairs) pairs=$2 pairs_set=1 ;;
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
 		--tree) tree=$(abspath "$2") ;;
 		--out) out=$(abspath "$2") ;;
 		--layers) layers=$2 ;;
+		--launcher) launcher=$(abspath "$2") ;;
 		esac
 		shift 2
 		;;
@@ -173,13 +177,23 @@ def run(args):
             sys.exit("bench.py: unknown option " + opt)
     cmd = args[1:]
     env = child_env(variant)
+    launcher = os.environ.get("BENCH_LAUNCHER")
+    if variant == "contained" and launcher:
+        # the launcher sets the environment itself
+        env = child_env("bare")
+        pre = [launcher, "--lib", os.environ["BENCH_LIB"], "--root", os.environ["BENCH_ROOT"],
+               "--layers", os.environ.get("BENCH_LAYERS", "auto"), "--log", "off", "--"]
+        cmd = pre + cmd
+        if spawn:
+            spawn = (spawn[0], launcher, pre[1:] + [spawn[1]])
     cpu0 = children_cpu_ns()
     if spawn:
-        n, path = spawn
+        n, path = spawn[0], spawn[1]
         null = [(os.POSIX_SPAWN_DUP2, os.open(os.devnull, os.O_WRONLY), 1)]  # our stdout is the result
         t0 = time.perf_counter_ns()
+        argv = [path] + (spawn[2] if len(spawn) > 2 else [])
         for _ in range(n):
-            _, st = os.waitpid(os.posix_spawn(path, [path], env, file_actions=null), 0)
+            _, st = os.waitpid(os.posix_spawn(path, argv, env, file_actions=null), 0)
             if st:
                 sys.exit("bench.py: %s: %s" % (path, status_text(os.waitstatus_to_exitcode(st))))
         wall = time.perf_counter_ns() - t0
@@ -243,7 +257,7 @@ if __name__ == "__main__":
         sys.exit(__doc__)
 PY
 
-export BENCH_LIB=$lib BENCH_ROOT=$root BENCH_LAYERS=$layers # read by the helper, never by a child
+export BENCH_LIB=$lib BENCH_ROOT=$root BENCH_LAYERS=$layers BENCH_LAUNCHER=$launcher # read by the helper, never by a child
 cd "$work" # so that no measured process starts with its cwd outside the root
 cases=$work/cases.tsv data=$work/data.tsv err=$work/stderr
 : >"$cases"
@@ -409,6 +423,8 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 cmd="cd $(printf '%q' "$repo") && scripts/bench.sh --pairs $pairs --lib $(printf '%q' "$lib")"
 [ "$tree" = "$work/tree" ] || cmd+=" --tree $(printf '%q' "$tree")"
 [ "$quick" = 0 ] || cmd+=" --quick"
+[ -z "$launcher" ] || cmd+=" --launcher $(printf '%q' "$launcher")"
+[ "$layers" = auto ] || cmd+=" --layers $layers"
 cmd+=" --out $(printf '%q' "$out")"
 report=$work/report.md
 {
@@ -419,7 +435,11 @@ report=$work/report.md
 	echo "- CPU: ${cpu_model:-unknown} ($(nproc) online)"
 	echo "- library: $lib (sha256 $(sha256sum "$lib" | cut -c1-12)); reports: $preload"
 	echo "- pairs: $pairs per case, after one warm-up of each variant; micro N=$n_micro (exec N=$n_exec), startup N=$n_start$([ "$quick" = 0 ] || echo ', --quick')"
-	echo "- contained: LD_PRELOAD=<library> CONTAIN_ROOT=$root CONTAIN_LOG=off CONTAIN_LAYERS=$layers"
+	if [ -n "$launcher" ]; then
+		echo "- contained: $launcher --lib <library> --root $root --layers $layers --log off -- CMD"
+	else
+		echo "- contained: LD_PRELOAD=<library> CONTAIN_ROOT=$root CONTAIN_LOG=off CONTAIN_LAYERS=$layers"
+	fi
 	echo "- tree: $tree, $nfiles files (bench/mktree.sh); micro targets: pkg00/mod000/f000.c in it, readlink pkg01/rel-link.c, opendir pkg00 (20 entries), exec a copy of /bin/true in the root"
 	echo "- reproduce: \`$cmd\`"
 	echo

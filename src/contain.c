@@ -297,39 +297,22 @@ static int preloadable(const char *path)
 	return preloadable_at(path, 0);
 }
 
-enum { L_LANDLOCK = 1, L_SECCOMP = 2, L_SUPERVISOR = 4 };
-
 /* --layers: auto (what this kernel has), none, or a list, each required. */
 static unsigned parse_layers(const char *s, int strict)
 {
-	unsigned want = 0, have = (ct_landlock_abi() ? L_LANDLOCK : 0) | L_SECCOMP |
-				  (sv_available() ? L_SUPERVISOR : 0);
+	unsigned want, have = (ct_landlock_abi() ? CT_LAYER_LANDLOCK : 0) | CT_LAYER_SECCOMP |
+			      (sv_available() ? CT_LAYER_SUPERVISOR : 0);
+	int is_auto;
 
-	if (!*s || !strcmp(s, "auto"))
+	if (ct_layers_parse(s, &want, &is_auto) < 0)
+		die(EXIT_LAUNCHER, "--layers \"%s\": unknown layer (auto, none, or a list of "
+		    "landlock, seccomp, supervisor)", s);
+	if (is_auto)
 		want = have;
-	else if (strcmp(s, "none") != 0) {
-		const char *t = s;
-
-		while (*t) {
-			size_t n = strcspn(t, ",");
-
-			if (n == 8 && !strncmp(t, "landlock", 8))
-				want |= L_LANDLOCK;
-			else if (n == 7 && !strncmp(t, "seccomp", 7))
-				want |= L_SECCOMP;
-			else if (n == 10 && !strncmp(t, "supervisor", 10))
-				want |= L_SUPERVISOR;
-			else
-				die(EXIT_LAUNCHER, "--layers \"%s\": unknown layer (auto, none, or a list of "
-				    "landlock, seccomp, supervisor)", s);
-			t += n;
-			t += (*t == ',');
-		}
-		if (want & ~have)
-			die(EXIT_CANNOT_RUN, "--layers \"%s\": %s is not available on this system", s,
-			    (want & ~have & L_LANDLOCK) ? "landlock (Linux 5.13+)" : "the supervisor");
-	}
-	if (strict && !(want & L_SUPERVISOR))
+	else if (want & ~have)
+		die(EXIT_CANNOT_RUN, "--layers \"%s\": %s is not available on this system", s,
+		    (want & ~have & CT_LAYER_LANDLOCK) ? "landlock (Linux 5.13+)" : "the supervisor");
+	if (strict && !(want & CT_LAYER_SUPERVISOR))
 		die(EXIT_CANNOT_RUN, "--strict needs the supervisor layer (libseccomp notify, Linux 5.0+)");
 	return want;
 }
@@ -463,34 +446,32 @@ int main(int argc, char **argv)
 		root = cwd;
 	}
 	want = parse_layers(layers ? layers : "auto", strict);
-	auto_layers = !layers || !*layers || !strcmp(layers, "auto");
+	{
+		unsigned ignored;
+
+		ct_layers_parse(layers, &ignored, &auto_layers);
+	}
 	lib = find_library(lib_opt);
 	tmpdir = getenv("CONTAIN_TMPDIR") ? strdup(getenv("CONTAIN_TMPDIR")) : NULL;
 	preflight(lib);
 	cmd = find_command(argv[i]);
 
-	/* the environment the library reads, nothing inherited from another
-	 * containment */
-	unsetenv("CONTAIN_POLICY");
-	unsetenv("CONTAIN_OPTOUT");
-	unsetenv("CONTAIN_LANDLOCKED");
-	setenv("CONTAIN_ROOT", root, 1);
-	reads ? setenv("CONTAIN_READ", reads, 1) : unsetenv("CONTAIN_READ");
-	writes ? setenv("CONTAIN_WRITE", writes, 1) : unsetenv("CONTAIN_WRITE");
-	deny ? setenv("CONTAIN_DENY", deny, 1) : unsetenv("CONTAIN_DENY");
-	log ? setenv("CONTAIN_LOG", log, 1) : unsetenv("CONTAIN_LOG");
+	/* preflight removed every inherited CONTAIN_*; the policy's own
+	 * variables (the root, the trees, LD_PRELOAD, the resolved policy) are
+	 * set from its snapshot below, as a contained parent gives a child */
 	/* the library in the command applies nothing more: the child did */
-	setenv("CONTAIN_LAYERS", (want & L_LANDLOCK) && (want & L_SECCOMP) ? "landlock,seccomp" :
-				 (want & L_LANDLOCK) ? "landlock" : (want & L_SECCOMP) ? "seccomp" : "none", 1);
+	setenv("CONTAIN_LAYERS", *ct_layer_names(want) ? ct_layer_names(want) : "none", 1);
 	/* what holds the command, for its library (it takes the resolved
 	 * policy as a child does, and believes what its parent applied) */
-	setenv("CONTAIN_KERNEL", (want & L_LANDLOCK) && (want & L_SECCOMP) ? "landlock,seccomp" :
-				 (want & L_LANDLOCK) ? "landlock" : (want & L_SECCOMP) ? "seccomp" : "", 1);
-	preload = malloc(strlen(lib) + (getenv("LD_PRELOAD") ? strlen(getenv("LD_PRELOAD")) : 0) + 2);
-	if (!preload)
-		die(EXIT_LAUNCHER, "out of memory");
-	sprintf(preload, "%s%s%s", lib, getenv("LD_PRELOAD") ? ":" : "", getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
-	setenv("LD_PRELOAD", preload, 1);
+	setenv("CONTAIN_KERNEL", ct_layer_names(want), 1);
+	{
+		const char *old = getenv("LD_PRELOAD");
+
+		preload = malloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
+		if (!preload)
+			die(EXIT_LAUNCHER, "out of memory");
+		sprintf(preload, "%s%s%s", lib, old ? ":" : "", old ? old : "");
+	}
 
 	/* the policy, resolved here with the library's own code: a bad one is
 	 * refused before anything runs */
@@ -540,24 +521,24 @@ int main(int argc, char **argv)
 			snprintf(msg, sizeof(msg), "Rno-new-privs: %s", strerror(errno));
 			goto refuse;
 		}
-		if (want & L_LANDLOCK) {
+		if (want & CT_LAYER_LANDLOCK) {
 			if (ct_landlock_apply(p, err, sizeof(err)) < 0) {
 				snprintf(msg, sizeof(msg), "R%s", err);
 				goto refuse;
 			}
 			setenv("CONTAIN_LANDLOCKED", "1", 1);
 		}
-		if ((want & L_SECCOMP) && !ct_seccomp_present() && ct_seccomp_install(err, sizeof(err)) < 0) {
+		if ((want & CT_LAYER_SECCOMP) && !ct_seccomp_present() && ct_seccomp_install(err, sizeof(err)) < 0) {
 			snprintf(msg, sizeof(msg), "R%s", err);
 			goto refuse;
 		}
-		if (!need_handshake && (want & (L_LANDLOCK | L_SECCOMP)) != (L_LANDLOCK | L_SECCOMP)) {
+		if (!need_handshake && (want & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) != (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) {
 			snprintf(msg, sizeof(msg), "R%s: a static or foreign program, which the preload cannot "
 				 "enter, runs only under Landlock and seccomp, and they are not both in "
 				 "force (--layers, or this kernel)", cmd);
 			goto refuse;
 		}
-		if (want & L_SUPERVISOR) {
+		if (want & CT_LAYER_SUPERVISOR) {
 			/* last: from here on the calls it names wait for the
 			 * launcher, which serves them once it has the listener */
 			int lfd = sv_install(strict, err, sizeof(err));
@@ -627,7 +608,7 @@ refuse:
 		for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
 			sigaction(sigs[k], &sa, NULL);
 	}
-	if (want & L_SUPERVISOR)
+	if (want & CT_LAYER_SUPERVISOR)
 		nfd = sv_recv_fd(sv[0]);	/* -1: the child failed first (its line says why) */
 	close(sv[0]);
 	pidfd = (int)syscall(SYS_pidfd_open, child, 0);

@@ -59,7 +59,7 @@ struct ct_alias {
 enum ct_log_mode { CT_LOG_STDERR, CT_LOG_FILE, CT_LOG_OFF };
 
 /* Kernel layers (src/kernel.c): which are in force in this process. */
-enum { CT_LAYER_LANDLOCK = 1, CT_LAYER_SECCOMP = 2 };
+enum { CT_LAYER_LANDLOCK = 1, CT_LAYER_SECCOMP = 2, CT_LAYER_SUPERVISOR = 4 };
 
 struct ct_policy {
 	int active;		/* 0: opted out, every call passes through */
@@ -110,6 +110,16 @@ int ct_policy_env(struct ct_policy *p, const char *name, const char *value);
 void ct_resolve_as(pid_t pid);
 
 /* ---- kernel layers (src/kernel.c) ---- */
+
+/*
+ * A layer list (CONTAIN_LAYERS, contain --layers): NULL, "" or "auto" set
+ * *is_auto (*want 0); "none"; or words landlock, seccomp, supervisor
+ * separated by commas or spaces. -1 on any other word.
+ */
+int ct_layers_parse(const char *s, unsigned *want, int *is_auto);
+/* The layers' names as a list ("landlock,seccomp", ... or ""): what
+ * CONTAIN_KERNEL and CONTAIN_LAYERS carry. The supervisor is not named. */
+const char *ct_layer_names(unsigned layers);
 
 /* Landlock ABI version of this kernel, 0 when it has none (or it is off). */
 int ct_landlock_abi(void);

@@ -327,38 +327,41 @@ static void drop_steering(const struct ct_policy *p)
  * refused (EACCES, reported), so glibc never opens it later on its own.
  * A program that writes environ directly is not seen (SECURITY.md).
  */
-static int is_steering(const char *name, size_t nlen)
+/* The steer_vars entry named by the nlen bytes at name, or -1. */
+static int steer_index(const char *name, size_t nlen)
 {
 	for (size_t i = 0; i < sizeof(steer_vars) / sizeof(steer_vars[0]); i++)
 		if (nlen == strlen(steer_vars[i]) - 1 && !strncmp(name, steer_vars[i], nlen))
-			return 1;
-	return 0;
+			return (int)i;
+	return -1;
 }
 
 static int steer_refused(const struct ct_policy *p, const char *op, const char *name, size_t nlen,
 			 const char *value)
 {
-	size_t i;
+	int i = p->active ? steer_index(name, nlen) : -1;
+	struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
 
-	if (!p->active)
+	if (i < 0 || steer_ok(p, steer_vars[i], value))
 		return 0;
-	for (i = 0; i < sizeof(steer_vars) / sizeof(steer_vars[0]); i++) {
-		size_t vl = strlen(steer_vars[i]) - 1;
+	ct_report(p, op, value, &v);
+	return 1;
+}
 
-		if (nlen == vl && !strncmp(name, steer_vars[i], vl) && !steer_ok(p, steer_vars[i], value)) {
-			struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
+typedef int (*setenv_fn)(const char *, const char *, int);
 
-			ct_report(p, op, value, &v);
-			return 1;
-		}
-	}
-	return 0;
+static setenv_fn real_setenv(void)
+{
+	static setenv_fn fn;
+
+	if (!fn)
+		fn = (setenv_fn)dlsym(RTLD_NEXT, "setenv");
+	return fn;
 }
 
 API int setenv(const char *name, const char *value, int overwrite)
 {
-	int (*real)(const char *, const char *, int) =
-		(int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+	setenv_fn real = real_setenv();
 	const struct ct_policy *p = ct_policy();
 
 	if (!real || !p) {
@@ -374,10 +377,12 @@ API int setenv(const char *name, const char *value, int overwrite)
 
 API int putenv(char *string)
 {
-	int (*real)(char *) = (int (*)(char *))dlsym(RTLD_NEXT, "putenv");
+	static int (*real)(char *);
 	const struct ct_policy *p = ct_policy();
 	const char *eq = !ct_is_null(string) ? strchr(string, '=') : NULL;
 
+	if (!real)
+		real = (int (*)(char *))dlsym(RTLD_NEXT, "putenv");
 	if (!real || !p) {
 		errno = !real ? ENOSYS : EACCES;
 		return -1;
@@ -386,12 +391,11 @@ API int putenv(char *string)
 		errno = EACCES;
 		return -1;
 	}
-	if (eq && p->active && is_steering(string, (size_t)(eq - string))) {
+	if (eq && p->active && steer_index(string, (size_t)(eq - string)) >= 0) {
 		/* the string would stay the program's to rewrite after this
 		 * check: a steering variable gets a copy (setenv) */
 		char *name = strndup(string, (size_t)(eq - string));
-		int (*set)(const char *, const char *, int) =
-			(int (*)(const char *, const char *, int))dlsym(RTLD_NEXT, "setenv");
+		setenv_fn set = real_setenv();
 		int r = name && set ? set(name, eq + 1, 1) : -1;
 
 		free(name);

@@ -30,6 +30,7 @@
 
 #include "contain.h"
 #include "interpose.h"
+#include "report.h"
 #include "sys.h"
 
 /* a bit of fts_options glibc never uses (its own stop at 0x0200): set after
@@ -40,9 +41,24 @@ typedef FTS *(*fts_open_fn)(char *const *, int, int (*)(const FTSENT **, const F
 typedef FTSENT *(*fts_read_fn)(FTS *);
 typedef int (*fts_set_fn)(FTS *, FTSENT *, int);
 
+/* glibc's entry point name, looked up once (fts_read runs once per entry) */
 static void *real(const char *name)
 {
-	return dlsym(RTLD_NEXT, name);
+	static const char *const names[] = { "fts_open", "fts64_open", "fts_read", "fts64_read",
+					     "fts_children", "fts64_children", "fts_set", "fts64_set" };
+	static void *fns[sizeof(names) / sizeof(names[0])];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			void *f = __atomic_load_n(&fns[i], __ATOMIC_ACQUIRE);
+
+			if (!f) {
+				f = dlsym(RTLD_NEXT, name);
+				__atomic_store_n(&fns[i], f, __ATOMIC_RELEASE);
+			}
+			return f;
+		}
+	return NULL;
 }
 
 static FTS *open_walk(const char *op, const char *name, char *const *argv, int options,

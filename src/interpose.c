@@ -55,33 +55,19 @@ static int landlock_in_force(void)
 static void kernel_layers(struct ct_policy *p)
 {
 	const char *want = getenv("CONTAIN_LAYERS");
-	unsigned need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP, required = 0;
+	unsigned need, required;
 	char err[1024] = "";
+	int is_auto;
 
-	if (want && *want && strcmp(want, "auto") != 0) {
-		const char *s = want;
-
-		need = 0;
-		while (*s) {
-			size_t n = strcspn(s, ", ");
-
-			if (n == 4 && !strncmp(s, "none", 4))
-				;
-			else if (n == 8 && !strncmp(s, "landlock", 8))
-				need |= CT_LAYER_LANDLOCK;
-			else if (n == 7 && !strncmp(s, "seccomp", 7))
-				need |= CT_LAYER_SECCOMP;
-			else if (n) {
-				snprintf(err, sizeof(err), "CONTAIN_LAYERS=\"%s\": unknown layer (use auto, none, "
-					 "landlock, seccomp)", want);
-				ct_config_error(err);
-				_exit(LIBCONTAIN_EXIT_POLICY);
-			}
-			s += n;
-			s += strspn(s, ", ");
-		}
-		required = need;
+	if (ct_layers_parse(want, &need, &is_auto) < 0 || (need & CT_LAYER_SUPERVISOR)) {
+		snprintf(err, sizeof(err), "CONTAIN_LAYERS=\"%s\": unknown layer (use auto, none, "
+			 "landlock, seccomp; the supervisor runs only under contain)", want);
+		ct_config_error(err);
+		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
+	required = need;
+	if (is_auto)
+		need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP;
 	if (!p->inherited) {
 		if (need & CT_LAYER_LANDLOCK) {
 			const char *ll = getenv("CONTAIN_LANDLOCKED");
@@ -123,10 +109,7 @@ static void kernel_layers(struct ct_policy *p)
 			p->kernel |= CT_LAYER_SECCOMP;
 	}
 	/* children are told what holds them */
-	ct_policy_env(p, "CONTAIN_KERNEL",
-		      p->kernel == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP) ? "landlock,seccomp" :
-		      p->kernel == CT_LAYER_LANDLOCK ? "landlock" :
-		      p->kernel == CT_LAYER_SECCOMP ? "seccomp" : "");
+	ct_policy_env(p, "CONTAIN_KERNEL", ct_layer_names(p->kernel));
 }
 
 static void load_policy(void)
@@ -271,23 +254,6 @@ API const char *libcontain_version(void)
 /* ------------------------------------------------------------------ */
 /* the funnel                                                           */
 
-int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const char *path,
-		    int flags, mode_t mode, unsigned need, int follow, struct ct_verdict *v)
-{
-	struct ct_req rq;
-	int fd;
-
-	rq.dirfd = dirfd;
-	rq.path = path;
-	rq.flags = flags;
-	rq.mode = mode;
-	rq.need = need;
-	rq.follow = follow;
-	fd = ct_open(p, &rq, v);
-	if (fd < 0 && v->reason != CT_OK)
-		ct_report(p, op, path, v);
-	return fd;
-}
 
 static unsigned need_of(int flags)
 {

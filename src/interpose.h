@@ -14,13 +14,6 @@
  */
 const struct ct_policy *ct_policy(void);
 
-/*
- * Open path for op, report a denial, and return the fd or -1 with errno.
- * need and follow as in struct ct_req; v receives the verdict.
- */
-int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const char *path,
-		    int flags, mode_t mode, unsigned need, int follow, struct ct_verdict *v);
-
 /* ptr == NULL, out of line: glibc declares some path arguments nonnull and
  * programs pass NULL all the same (src/exec.c). */
 int ct_is_null(const void *ptr);

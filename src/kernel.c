@@ -58,6 +58,41 @@
 		 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 
+int ct_layers_parse(const char *s, unsigned *want, int *is_auto)
+{
+	*want = 0;
+	*is_auto = !s || !*s || !strcmp(s, "auto");
+	if (*is_auto)
+		return 0;
+	while (*s) {
+		size_t n = strcspn(s, ", ");
+
+		if (n == 4 && !strncmp(s, "none", 4))
+			;
+		else if (n == 8 && !strncmp(s, "landlock", 8))
+			*want |= CT_LAYER_LANDLOCK;
+		else if (n == 7 && !strncmp(s, "seccomp", 7))
+			*want |= CT_LAYER_SECCOMP;
+		else if (n == 10 && !strncmp(s, "supervisor", 10))
+			*want |= CT_LAYER_SUPERVISOR;
+		else if (n)
+			return -1;
+		s += n;
+		s += strspn(s, ", ");
+	}
+	return 0;
+}
+
+const char *ct_layer_names(unsigned layers)
+{
+	switch (layers & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) {
+	case CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP: return "landlock,seccomp";
+	case CT_LAYER_LANDLOCK: return "landlock";
+	case CT_LAYER_SECCOMP: return "seccomp";
+	default: return "";
+	}
+}
+
 int ct_landlock_abi(void)
 {
 	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);

@@ -1489,43 +1489,6 @@ API nl_catd catopen(const char *name, int flag)
 }
 
 /*
- * bindtextdomain: gettext opens DIR/LOCALE/LC_MESSAGES/DOMAIN.mo later with
- * glibc's internal open. A directory outside the trees is refused here
- * (NULL, errno EACCES; glibc's NULL means "could not record"); one that is
- * missing inside is recorded, as glibc does. The later open re-resolves the
- * name: a link swapped in afterwards is the kernel backstop's (SECURITY.md).
- */
-API char *bindtextdomain(const char *domain, const char *dir)
-{
-	char *(*real_bind)(const char *, const char *) =
-		(char *(*)(const char *, const char *))dlsym(RTLD_NEXT, "bindtextdomain");
-	const struct ct_policy *p = ct_policy();
-	struct ct_verdict v;
-	int fd;
-
-	if (!real_bind || !p) {
-		errno = !real_bind ? ENOSYS : EACCES;
-		return NULL;
-	}
-	if (p->active && !ct_is_null(domain) && strchr(domain, '/')) {
-		struct ct_verdict dv = { CT_OUTSIDE, -1, "a message domain is a name, not a path", "" };
-
-		ct_report(p, "bindtextdomain", domain, &dv);
-		errno = EACCES;
-		return NULL;
-	}
-	if (p->active && dir && *dir) {
-		fd = ct_checked_open(p, "bindtextdomain", AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
-				     0, CT_R, 1, &v);
-		if (fd < 0 && v.reason != CT_OK)
-			return NULL;
-		if (fd >= 0)
-			sys_close(fd);
-	}
-	return real_bind(domain, dir);
-}
-
-/*
  * gettext domains: glibc opens DIR/LOCALE/LC_MESSAGES/DOMAIN.mo with its
  * internal open, so a domain name holding a '/' climbs out of the
  * directory bindtextdomain checked. Such a domain is not translated (the
@@ -1546,13 +1509,50 @@ static int bad_domain(const char *op, const char *domain)
 	return 1;
 }
 
+/*
+ * bindtextdomain: gettext opens DIR/LOCALE/LC_MESSAGES/DOMAIN.mo later with
+ * glibc's internal open. A directory outside the trees is refused here
+ * (NULL, errno EACCES; glibc's NULL means "could not record"); one that is
+ * missing inside is recorded, as glibc does. The later open re-resolves the
+ * name: a link swapped in afterwards is the kernel backstop's (SECURITY.md).
+ */
+API char *bindtextdomain(const char *domain, const char *dir)
+{
+	char *(*real_bind)(const char *, const char *) =
+		(char *(*)(const char *, const char *))dlsym(RTLD_NEXT, "bindtextdomain");
+	const struct ct_policy *p = ct_policy();
+	struct ct_verdict v;
+	int fd;
+
+	if (!real_bind || !p) {
+		errno = !real_bind ? ENOSYS : EACCES;
+		return NULL;
+	}
+	if (bad_domain("bindtextdomain", domain)) {
+		errno = EACCES;
+		return NULL;
+	}
+	if (p->active && dir && *dir) {
+		fd = ct_checked_open(p, "bindtextdomain", AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
+				     0, CT_R, 1, &v);
+		if (fd < 0 && v.reason != CT_OK)
+			return NULL;
+		if (fd >= 0)
+			sys_close(fd);
+	}
+	return real_bind(domain, dir);
+}
+
 /* libintl.h maps these to dcgettext when optimizing: the real names here */
 #undef dgettext
 #undef dngettext
 #undef dcgettext
 #undef dcngettext
-#define GT_REAL(type, name, ...) \
-	type (*real_gt)(__VA_ARGS__) = (type (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name)
+/* looked up once: dcgettext runs for every translated message */
+#define GT_REAL(type, name, ...)                          \
+	static type (*real_gt)(__VA_ARGS__);              \
+	if (!real_gt)                                     \
+		real_gt = (type (*)(__VA_ARGS__))dlsym(RTLD_NEXT, name)
 
 API char *textdomain(const char *domain)
 {

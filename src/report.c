@@ -279,3 +279,22 @@ void ct_config_note(const char *msg)
 	buf[o.len++] = '\n';
 	sys_write(2, buf, o.len);
 }
+
+/* The funnel of the wrappers and the supervisor: open, and report a denial. */
+int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const char *path,
+		    int flags, mode_t mode, unsigned need, int follow, struct ct_verdict *v)
+{
+	struct ct_req rq;
+	int fd;
+
+	rq.dirfd = dirfd;
+	rq.path = path;
+	rq.flags = flags;
+	rq.mode = mode;
+	rq.need = need;
+	rq.follow = follow;
+	fd = ct_open(p, &rq, v);
+	if (fd < 0 && v->reason != CT_OK)
+		ct_report(p, op, path, v);
+	return fd;
+}

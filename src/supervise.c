@@ -296,7 +296,6 @@ static int fd_allowed(const struct ct_policy *p, const char *op, int fd, unsigne
 	char name[40], *text = malloc(4096);
 	struct stat a, b;
 	struct ct_verdict v;
-	struct ct_req rq;
 	ssize_t n;
 	int chk, ok;
 
@@ -313,15 +312,7 @@ static int fd_allowed(const struct ct_policy *p, const char *op, int fd, unsigne
 		free(text);	/* the loader reading the preloaded library (Landlock grants it) */
 		return 1;
 	}
-	rq.dirfd = AT_FDCWD;
-	rq.path = text;
-	rq.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
-	rq.mode = 0;
-	rq.need = need;
-	rq.follow = 0;
-	chk = ct_open(p, &rq, &v);
-	if (chk < 0 && v.reason != CT_OK)
-		ct_report(p, op, text, &v);
+	chk = ct_checked_open(p, op, AT_FDCWD, text, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0, need, 0, &v);
 	ok = chk >= 0 && sys_fstatat(chk, "", &a, AT_EMPTY_PATH) == 0 &&
 	     sys_fstatat(fd, "", &b, AT_EMPTY_PATH) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 	if (chk >= 0)
@@ -359,7 +350,6 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 	int dirfd = -1, pidfd = -1, fd = -1, follow, flags = 0, e = 0, r;
 	long ret = -EINVAL;
 	struct ct_verdict v;
-	struct ct_req rq;
 	struct caller who;
 
 	if (caller_of(tid, &who) < 0)
@@ -462,22 +452,13 @@ static long answer(const struct ct_policy *p, int nfd, struct seccomp_notif *req
 			ret = -ESRCH;
 			goto out;
 		}
-		rq.dirfd = path[0] == '/' ? AT_FDCWD : dirfd;
-		rq.path = path;
-		rq.flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
-		rq.mode = 0;
-		rq.need = (c->kind <= K_REMOVEXATTR) ? CT_W : 0;
-		rq.follow = follow;
 		ct_resolve_as(pid);	/* the thread group: /proc/<tgid> is its own */
-		fd = ct_open(p, &rq, &v);
+		fd = ct_checked_open(p, c->name, path[0] == '/' ? AT_FDCWD : dirfd, path,
+				     O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0,
+				     c->kind <= K_REMOVEXATTR ? CT_W : 0, follow, &v);
 		ct_resolve_as(0);
 		if (fd < 0) {
-			if (v.reason != CT_OK) {
-				ct_report(p, c->name, path, &v);
-				ret = -EACCES;
-			} else {
-				ret = -errno;
-			}
+			ret = v.reason != CT_OK ? -EACCES : -errno;
 			goto out;
 		}
 	}

@@ -20,6 +20,7 @@
 
 #include "contain.h"
 #include "interpose.h"
+#include "report.h"
 #include "sys.h"
 
 typedef int (*ftw_cb)(const char *, const struct stat *, int);

@@ -74,6 +74,20 @@ static int print_entry(const char *p, const struct stat *st, int type, struct FT
 	return 0;
 }
 
+/* The outcome of posix_spawn (r) and of the child it started. */
+static int spawned(int r, pid_t pid)
+{
+	int s;
+
+	if (r) {
+		errno = r;
+		return report(-1);
+	}
+	waitpid(pid, &s, 0);
+	printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op, *path;
@@ -260,15 +274,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "spawn")) {
 		pid_t pid;
-		int r = posix_spawn(&pid, path, NULL, NULL, argv + 2, environ), s;
+		int r = posix_spawn(&pid, path, NULL, NULL, argv + 2, environ);
 
-		if (r) {
-			errno = r;
-			return report(-1);
-		}
-		waitpid(pid, &s, 0);
-		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
-		return 0;
+		return spawned(r, pid);
 	}
 	if (!strcmp(op, "spawn-open") || !strcmp(op, "spawn-open-w") || !strcmp(op, "spawn-chdir")) {
 		/* probe spawn-open FILE PROG...: PROG with FILE as stdin (a file
@@ -276,7 +284,7 @@ int main(int argc, char **argv)
 		 * PROG...: PROG (relative) run after a chdir action to DIR */
 		posix_spawn_file_actions_t fa;
 		pid_t pid;
-		int r, s;
+		int r;
 
 		posix_spawn_file_actions_init(&fa);
 		if (!strcmp(op, "spawn-open"))
@@ -287,13 +295,7 @@ int main(int argc, char **argv)
 			posix_spawn_file_actions_addchdir_np(&fa, path);
 		r = posix_spawn(&pid, argv[3], &fa, NULL, argv + 3, environ);
 		posix_spawn_file_actions_destroy(&fa);
-		if (r) {
-			errno = r;
-			return report(-1);
-		}
-		waitpid(pid, &s, 0);
-		printf("ok status %d\n", WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s));
-		return 0;
+		return spawned(r, pid);
 	}
 	if (!strcmp(op, "system")) {
 		int s = system(path);

@@ -62,6 +62,22 @@ static int fail(void)
 	return 0;
 }
 
+/* Open path with a raw openat, print its first line (or the errno name). */
+static int read_line(const char *path)
+{
+	char buf[4096];
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return fail();
+	n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	printf("%s\n", buf);
+	return 0;
+}
+
 static void *chmod_thread(void *path)
 {
 	return (void *)(long)(syscall(SYS_fchmodat, AT_FDCWD, (const char *)path, 0600) < 0 ? errno : 0);
@@ -124,14 +140,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	if (!strcmp(argv[1], "read") && argc == 3) {
-		fd = (int)syscall(SYS_openat, AT_FDCWD, argv[2], O_RDONLY);
-		if (fd < 0)
-			return fail();
-		n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
-		buf[n > 0 ? n : 0] = 0;
-		buf[strcspn(buf, "\n")] = 0;
-		printf("%s\n", buf);
-		return 0;
+		return read_line(argv[2]);
 	}
 	if (!strcmp(argv[1], "write") && argc == 3) {
 		fd = (int)syscall(SYS_openat, AT_FDCWD, argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -285,14 +294,7 @@ int main(int argc, char **argv)
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
 			return fail();
 		printf("getppid %s ", syscall(SYS_getppid) < 0 ? en(errno) : "ok");
-		fd = (int)syscall(SYS_openat, AT_FDCWD, argv[2], O_RDONLY);
-		if (fd < 0)
-			return fail();
-		n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
-		buf[n > 0 ? n : 0] = 0;
-		buf[strcspn(buf, "\n")] = 0;
-		printf("%s\n", buf);
-		return 0;
+		return read_line(argv[2]);
 	}
 	if (!strcmp(argv[1], "filters")) {
 		FILE *f = fopen("/proc/self/status", "r");

@@ -204,6 +204,9 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * -1 (and *tree untouched) when the walk is needed. AT_FDCWD is a valid answer.
  */
 #define CT_ALIAS_BUF 1024	/* abuf: room to expand a leading alias, or NULL */
+/* in need: only a single name below the anchor will do (stat's one-name
+ * fast path); anything else is -1 before any system call */
+#define CT_ONE_NAME 0x100u
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
 		   const char **rel, int *tree, int *owned, char *abuf);
 

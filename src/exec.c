@@ -79,19 +79,30 @@ struct envbuf {
 	size_t maplen;
 };
 
-/* The child's environment: envp less the policy variables, plus the snapshot. */
-static int build_env(const struct ct_policy *p, char *const envp[], struct envbuf *out)
+/*
+ * The child's environment: envp less the policy variables, plus the
+ * snapshot. In room (roomlen bytes) when it fits, else in a mapping of its
+ * own (out->maplen is then its length, and free_env unmaps it).
+ */
+static int build_env_in(const struct ct_policy *p, char *const envp[], struct envbuf *out,
+			void *room, size_t roomlen)
 {
-	size_t n = 0, k = 0, i;
+	size_t n = 0, k = 0, i, need;
 	char **env;
 
 	while (envp && envp[n])
 		n++;
-	out->maplen = ((n + (size_t)p->nenv + 1) * sizeof(char *) + 4095) & ~(size_t)4095;
-	env = mmap(NULL, out->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (env == MAP_FAILED) {
-		errno = ENOMEM;
-		return -1;
+	need = (n + (size_t)p->nenv + 1) * sizeof(char *);
+	if (room && need <= roomlen) {
+		env = room;
+		out->maplen = 0;
+	} else {
+		out->maplen = (need + 4095) & ~(size_t)4095;
+		env = mmap(NULL, out->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (env == MAP_FAILED) {
+			errno = ENOMEM;
+			return -1;
+		}
 	}
 	for (i = 0; i < n; i++)
 		if (!is_policy_var(p, envp[i]))
@@ -103,14 +114,48 @@ static int build_env(const struct ct_policy *p, char *const envp[], struct envbu
 	return 0;
 }
 
+static int build_env(const struct ct_policy *p, char *const envp[], struct envbuf *out)
+{
+	return build_env_in(p, envp, out, NULL, 0);
+}
+
 static void free_env(struct envbuf *b)
 {
 	int e = errno;
 
-	if (b->env)
+	if (b->env && b->maplen)
 		munmap(b->env, b->maplen);
 	b->env = NULL;
 	errno = e;
+}
+
+/*
+ * posix_spawn's scratch (4 pages), kept for the next call: a fresh mapping
+ * costs mmap, munmap and a page fault per page touched at every spawn
+ * (about 40 us here). One slot, taken and given back atomically: a thread
+ * or signal handler that finds it empty maps its own. Only the parent side
+ * of posix_spawn uses it; an exec wrapper may run in a vfork child, whose
+ * exec would leave the slot empty for good (a leak per exec), so they map.
+ */
+#define SPAWN_SCRATCH (4 * 4096)
+static char *spawn_slot;
+
+static char *spawn_scratch_take(void)
+{
+	char *b = __atomic_exchange_n(&spawn_slot, NULL, __ATOMIC_ACQ_REL);
+
+	if (b)
+		return b;
+	b = mmap(NULL, SPAWN_SCRATCH, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return b == MAP_FAILED ? NULL : b;
+}
+
+static void spawn_scratch_give(char *b)
+{
+	char *none = NULL;
+
+	if (!__atomic_compare_exchange_n(&spawn_slot, &none, b, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		munmap(b, SPAWN_SCRATCH);
 }
 
 /*
@@ -162,12 +207,13 @@ static void env_drop(const char *prefix)
  * Could dir lie in a tree? Lexically, through at most one alias at its top
  * (/bin -> usr/bin): no system call, this runs in every process at load.
  */
-static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
+/* A directory behind a load-time alias (/bin -> usr/bin): its buffers are
+ * out of line, so the common case below costs no stack pages. */
+static __attribute__((noinline)) int maybe_inside_alias(const struct ct_policy *p, const char *dir,
+							size_t n)
 {
-	char path[4096], buf[4096];
+	char path[4096], buf[CT_ALIAS_BUF];
 
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
 	if (n >= sizeof(path))
 		return 0;
 	memcpy(path, dir, n);
@@ -175,15 +221,36 @@ static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
 	return ct_tree_lexical(p, path, buf, sizeof(buf)) >= 0;
 }
 
+static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
+{
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return ct_tree_for(p, dir, n, 0) >= 0 || maybe_inside_alias(p, dir, n);
+}
+
 /* PATH without the entries outside the trees, or NULL when unchanged. */
 static char *filter_path(const struct ct_policy *p, const char *path)
 {
 	size_t len = strlen(path);
-	char *keep = malloc(len + 6), *dir = malloc(len + 1);
+	char *keep, *dir;
 	const char *s = path;
 	size_t k = 5;
 	int changed = 0;
 
+	/* the common case, a PATH already filtered by the parent: no copy */
+	for (s = path; s; ) {
+		const char *c = strchr(s, ':');
+		size_t n = c ? (size_t)(c - s) : strlen(s);
+
+		if (n && s[0] == '/' && !maybe_inside(p, s, n))
+			break;
+		s = c ? c + 1 : NULL;
+	}
+	if (!s)
+		return NULL;
+	s = path;
+	keep = malloc(len + 6);
+	dir = malloc(len + 1);
 	if (!keep || !dir) {
 		free(keep);
 		free(dir);
@@ -410,6 +477,36 @@ API int putenv(char *string)
  * entries outside the trees so that PATH searches do not report a denial per
  * entry. Not async-signal-safe; called at load and from system/popen.
  */
+/*
+ * environ holds every snapshot variable once, as it is, and no other
+ * policy variable: what a contained parent's exec leaves. Then the repair
+ * has nothing to do (and allocates nothing, at every start).
+ */
+static int env_in_shape(const struct ct_policy *p)
+{
+	size_t nl[CT_MAX_ENV];
+	unsigned seen = 0;
+	int i, j;
+
+	for (j = 0; j < p->nenv; j++)
+		nl[j] = (size_t)(strchr(p->env[j], '=') - p->env[j]) + 1;
+	for (i = 0; environ && environ[i]; i++) {
+		const char *e = environ[i];
+
+		for (j = 0; j < p->nenv; j++)
+			if (strncmp(e, p->env[j], nl[j]) == 0)
+				break;
+		if (j < p->nenv) {
+			if ((seen >> j) & 1 || strcmp(e, p->env[j]) != 0)
+				return 0;
+			seen |= 1u << j;
+		} else if (is_policy_var(p, e)) {
+			return 0;
+		}
+	}
+	return seen == (1u << p->nenv) - 1;
+}
+
 void ct_repair_environ(const struct ct_policy *p)
 {
 	const char *path;
@@ -420,12 +517,14 @@ void ct_repair_environ(const struct ct_policy *p)
 	 * child's policy), then the snapshot comes back */
 	/* ld.so takes the last LD_PRELOAD: no duplicate may survive; nor
 	 * LD_AUDIT and the variables that write files (see dropped_vars) */
-	for (i = 0; i < (int)(sizeof(dropped_vars) / sizeof(dropped_vars[0])); i++)
-		env_drop(dropped_vars[i]);
-	if (p->tmpdir)
-		env_drop("TMPDIR=");
-	for (i = 0; i < p->nenv; i++)
-		env_put(p->env[i]);
+	if (!env_in_shape(p)) {
+		for (i = 0; i < (int)(sizeof(dropped_vars) / sizeof(dropped_vars[0])); i++)
+			env_drop(dropped_vars[i]);
+		if (p->tmpdir)
+			env_drop("TMPDIR=");
+		for (i = 0; i < p->nenv; i++)
+			env_put(p->env[i]);
+	}
 	drop_steering(p);
 	path = getenv("PATH");
 	if (path && (np = filter_path(p, path)) != NULL) {
@@ -1428,9 +1527,10 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 
 	if (!fn)
 		return ENOSYS;
-	/* [0] the child's cwd, [4096] scratch, [8192] the program's real path */
-	buf = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
+	/* [0] the child's cwd, [4096] scratch, [8192] the program's real path,
+	 * [12288] the child's environment when it fits */
+	buf = spawn_scratch_take();
+	if (!buf)
 		return ENOMEM;
 	r = check_file_actions(p, op, fa, buf, buf + 4096);
 	if (r)
@@ -1450,7 +1550,7 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 		r = EACCES;
 		goto out;
 	}
-	if (build_env(p, envp, &eb) < 0) {
+	if (build_env_in(p, envp, &eb, buf + 3 * 4096, 4096) < 0) {
 		r = ENOMEM;
 		goto out;
 	}
@@ -1458,7 +1558,7 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 	r = fn(pid, buf + 8192, fa, attr, argv, eb.env);
 	free_env(&eb);
 out:
-	munmap(buf, 3 * 4096);
+	spawn_scratch_give(buf);
 	if (fd >= 0)
 		sys_close(fd);
 	return r;

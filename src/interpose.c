@@ -101,15 +101,31 @@ static void kernel_layers(struct ct_policy *p)
 		/* what the parent applied (or the launcher, before exec): it
 		 * comes with the policy snapshot, which a parent's exec restores */
 		const char *k = getenv("CONTAIN_KERNEL");
+		unsigned named = 0;
+		int named_auto;
 
 		p->kernel = 0;
-		if (k && strstr(k, "landlock"))
+		/* the words ct_layer_names wrote (parsed without stdio or
+		 * strstr: every child does this at start) */
+		if (k && ct_layers_parse(k, &named, &named_auto) < 0)
+			named = 0;
+		if (named & CT_LAYER_LANDLOCK)
 			p->kernel |= CT_LAYER_LANDLOCK;
-		if (k && strstr(k, "seccomp") && ct_seccomp_present())
+		if ((named & CT_LAYER_SECCOMP) && ct_seccomp_present())
 			p->kernel |= CT_LAYER_SECCOMP;
 	}
 	/* children are told what holds them */
 	ct_policy_env(p, "CONTAIN_KERNEL", ct_layer_names(p->kernel));
+}
+
+/* A character ld.so splits LD_PRELOAD at (no strpbrk: its pages would be
+ * faulted in at every start for this one test). */
+static int has_separator(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ':' || *s == ' ' || *s == '\t' || *s == '\n')
+			return 1;
+	return 0;
 }
 
 static void load_policy(void)
@@ -163,7 +179,7 @@ static void load_policy(void)
 		ct_config_error("cannot map memory for the policy");
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	if (e.root && e.self_path && strpbrk(e.self_path, ": \t\n")) {
+	if (e.root && e.self_path && has_separator(e.self_path)) {
 		/* ld.so splits LD_PRELOAD there: children would run uncontained */
 		snprintf(err, sizeof(err), "LD_PRELOAD=\"%s\": the library's path holds a ':' or a space, "
 			 "which LD_PRELOAD cannot pass to children", e.self_path);
@@ -535,14 +551,9 @@ static int stat_one_name(const struct ct_policy *p, int dirfd, const char *path,
 
 	if (!path || !*path)
 		return 0;
-	anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned, NULL);
+	anchor = ct_fast_anchor(p, dirfd, path, CT_ONE_NAME, &rel, &t, &owned, NULL);
 	if (anchor == -1)
 		return 0;
-	if (strchr(rel, '/') || (rel[0] == '.' && rel[1] == '.' && !rel[2])) {
-		if (owned)
-			sys_close(anchor);
-		return 0;
-	}
 	*r = sys_fstatat(anchor, rel, st, AT_SYMLINK_NOFOLLOW | (atflags & AT_NO_AUTOMOUNT));
 	e = errno;
 	if (owned)
@@ -704,25 +715,23 @@ static int access_at(const char *op, int dirfd, const char *path, int mode, int 
 		 * symlink, then ask about that very name (NOFOLLOW: a symlink
 		 * swapped in meanwhile is answered for itself, not followed) */
 		const char *rel;
-		int t, owned, anchor = ct_fast_anchor(p, dirfd, path, 0, &rel, &t, &owned, NULL);
+		int t, owned, anchor = ct_fast_anchor(p, dirfd, path, CT_ONE_NAME, &rel, &t, &owned, NULL);
 
 		if (anchor != -1) {
 			struct stat st;
 			int done = 0;
 
-			if (!strchr(rel, '/') && !(rel[0] == '.' && rel[1] == '.' && !rel[2])) {
-				r = sys_fstatat(anchor, rel, &st, AT_SYMLINK_NOFOLLOW);
-				if (r < 0 || !S_ISLNK(st.st_mode) || (flags & AT_SYMLINK_NOFOLLOW)) {
-					done = 1;
-					if (r == 0 && (mode & W_OK) && !(p->trees[t].acc & CT_W)) {
-						errno = EACCES;
-						r = -1;
-					} else if (r == 0) {
-						r = (int)syscall(SYS_faccessat2, anchor, rel, mode,
-								 AT_SYMLINK_NOFOLLOW | (flags & AT_EACCESS));
-						if (r < 0 && errno == ENOSYS)
-							done = 0;	/* before 5.8: below */
-					}
+			r = sys_fstatat(anchor, rel, &st, AT_SYMLINK_NOFOLLOW);
+			if (r < 0 || !S_ISLNK(st.st_mode) || (flags & AT_SYMLINK_NOFOLLOW)) {
+				done = 1;
+				if (r == 0 && (mode & W_OK) && !(p->trees[t].acc & CT_W)) {
+					errno = EACCES;
+					r = -1;
+				} else if (r == 0) {
+					r = (int)syscall(SYS_faccessat2, anchor, rel, mode,
+							 AT_SYMLINK_NOFOLLOW | (flags & AT_EACCESS));
+					if (r < 0 && errno == ENOSYS)
+						done = 0;	/* before 5.8: below */
 				}
 			}
 			e = errno;

@@ -65,7 +65,12 @@ int ct_layers_parse(const char *s, unsigned *want, int *is_auto)
 	if (*is_auto)
 		return 0;
 	while (*s) {
-		size_t n = strcspn(s, ", ");
+		size_t n = 0;
+
+		/* by hand, not strcspn: children parse CONTAIN_KERNEL at start,
+		 * and each libc routine first used costs a page fault */
+		while (s[n] && s[n] != ',' && s[n] != ' ')
+			n++;
 
 		if (n == 4 && !strncmp(s, "none", 4))
 			;
@@ -78,7 +83,8 @@ int ct_layers_parse(const char *s, unsigned *want, int *is_auto)
 		else if (n)
 			return -1;
 		s += n;
-		s += strspn(s, ", ");
+		while (*s == ',' || *s == ' ')
+			s++;
 	}
 	return 0;
 }

@@ -519,12 +519,18 @@ static void preload_value(const char *list, const char *self, char *out, size_t 
 	size_t k;
 
 	base = base ? base + 1 : self;
-	k = (size_t)snprintf(out, len, "%s", self);
+	k = strlen(self);
+	if (k >= len)
+		k = len - 1;
+	memcpy(out, self, k);
+	out[k] = 0;
 	while (s && *s && k < len) {
-		size_t n = strcspn(s, ": ");
+		size_t n = 0;
 		const char *eb;
 		size_t bl;
 
+		while (s[n] && s[n] != ':' && s[n] != ' ')
+			n++;
 		for (eb = s + n; eb > s && eb[-1] != '/'; eb--)
 			;
 		bl = (size_t)(s + n - eb);
@@ -535,7 +541,8 @@ static void preload_value(const char *list, const char *self, char *out, size_t 
 			out[k] = 0;
 		}
 		s += n;
-		s += strspn(s, ": ");
+		while (*s == ':' || *s == ' ')
+			s++;
 	}
 }
 
@@ -703,6 +710,19 @@ static void sput(struct sbuf *b, const char *s, size_t n)
 	b->s[b->len] = 0;
 }
 
+/* "1:" and sum as 16 hex digits into out[19]: the snapshot's head (no
+ * stdio: a child parses this at every start) */
+static void policy_head(unsigned long long sum, char *out)
+{
+	int i;
+
+	out[0] = '1';
+	out[1] = ':';
+	for (i = 17; i >= 2; i--, sum >>= 4)
+		out[i] = "0123456789abcdef"[sum & 15];
+	out[18] = 0;
+}
+
 static void sfield(struct sbuf *b, const char *s, size_t n)
 {
 	char num[24];
@@ -717,15 +737,15 @@ static int serialize(struct builder *bd, unsigned long long sum)
 	struct ct_policy *p = bd->p;
 	struct sbuf b;
 	char head[40];
-	int i, k;
+	int i;
 
 	b.cap = p->arena_len - p->arena_used;
 	b.s = p->arena + p->arena_used;
 	b.len = 0;
 	b.bad = 0;
 	sput(&b, "CONTAIN_POLICY=", 15);
-	k = snprintf(head, sizeof(head), "1:%016llx", sum);
-	sput(&b, head, (size_t)k);
+	policy_head(sum, head);
+	sput(&b, head, 18);
 	for (i = 0; i < p->ntrees; i++) {
 		const struct ct_tree *t = &p->trees[i];
 		char tag[4] = { 'T', (char)('0' + t->acc),
@@ -757,10 +777,12 @@ static int serialize(struct builder *bd, unsigned long long sum)
 /* Read one length-prefixed field into the arena. */
 static const char *pfield(struct ct_policy *p, const char **s, size_t *len)
 {
-	char *end;
-	unsigned long n = strtoul(*s, &end, 10);
+	const char *end = *s;
+	unsigned long n = 0;
 	const char *v;
 
+	while (*end >= '0' && *end <= '9' && n < 4096)
+		n = n * 10 + (unsigned long)(*end++ - '0');
 	if (end == *s || *end != ':' || n >= 4096 || strnlen(end + 1, n) < n)
 		return NULL;
 	v = arena_strndup(p, end + 1, n);
@@ -775,7 +797,7 @@ static int parse_policy(struct ct_policy *p, const char *s, unsigned long long s
 	char want[24];
 	size_t n;
 
-	snprintf(want, sizeof(want), "1:%016llx", sum);
+	policy_head(sum, want);
 	if (strncmp(s, want, 18) != 0)
 		return -1;
 	s += 18;
@@ -839,13 +861,18 @@ static struct ct_slot slot_storage[CT_MAX_TREES];
 static int snapshot_env(struct builder *b, const struct ct_env *e, const char *root)
 {
 	struct ct_policy *p = b->p;
-	char buf[4096];
 
 	if (e->self_path) {
-		preload_value(e->preload, e->self_path, buf, sizeof(buf));
-		if (add_env(b, "LD_PRELOAD", buf) < 0)
-			return -1;
-		p->preload = p->env[p->nenv - 1] + strlen("LD_PRELOAD=");
+		/* composed in the arena itself: no page of stack for it */
+		size_t room = strlen(e->self_path) + (e->preload ? strlen(e->preload) : 0) + 2;
+		char *s;
+
+		if (p->nenv >= CT_MAX_ENV || room > 8192 || !(s = arena_alloc(p, 11 + room)))
+			return fail(b, "LD_PRELOAD", e->self_path, "policy too large");
+		memcpy(s, "LD_PRELOAD=", 11);
+		preload_value(e->preload, e->self_path, s + 11, room);
+		p->env[p->nenv++] = s;
+		p->preload = s + 11;
 	}
 	if (add_env(b, "CONTAIN_ROOT", root) < 0)
 		return -1;
@@ -886,24 +913,126 @@ static int setup_log(struct builder *b, const struct ct_env *e, int check)
 	return p->log_path ? 0 : fail(b, "CONTAIN_LOG", e->log, "policy too large");
 }
 
+/*
+ * The first process of a tree: resolve every tree. Out of line, so that
+ * its buffers do not deepen the stack of a child taking the snapshot.
+ */
+static __attribute__((noinline)) int load_full(struct builder *bp, const struct ct_env *e)
+{
+	struct ct_policy *p = bp->p;
+	char buf[4096];
+	const char *root;
+	size_t i;
+
+	if (sys_readlinkat(AT_FDCWD, "/proc/self/exe", buf, sizeof(buf)) < 0)
+		return fail(bp, "CONTAIN_ROOT", e->root, "/proc is not mounted");
+
+	if (add_tree(bp, "CONTAIN_ROOT", e->root, strlen(e->root), CT_R | CT_W | CT_X, 1) < 0)
+		return -1;
+	root = p->trees[0].path;
+	if (add_list(bp, "CONTAIN_WRITE", e->write, CT_R | CT_W | CT_X) < 0 ||
+	    add_list(bp, "CONTAIN_READ", e->read, CT_R | CT_X) < 0)
+		return -1;
+
+	/* a private temp dir: CONTAIN_TMPDIR, or a new one */
+	if (e->tmpdir && *e->tmpdir) {
+		if (add_tree(bp, "CONTAIN_TMPDIR", e->tmpdir, strlen(e->tmpdir), CT_R | CT_W | CT_X, 1) < 0)
+			return -1;
+		p->tmpdir = p->trees[p->ntrees - 1].path;
+	} else if (e->create_tmpdir) {
+		if (make_tmpdir(root, buf, sizeof(buf)) < 0)
+			return fail(bp, "CONTAIN_TMPDIR", "/tmp/libcontain.*", "cannot create a private temp directory");
+		if (add_tree(bp, "CONTAIN_TMPDIR", buf, strlen(buf), CT_R | CT_W | CT_X, 1) < 0)
+			return -1;
+		p->tmpdir = p->trees[p->ntrees - 1].path;
+	}
+	bp->nuser = p->ntrees;
+
+	if (!e->no_defaults) {
+		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+			if (add_tree(bp, "default tree", defaults[i].path, strlen(defaults[i].path),
+				     defaults[i].acc, 0) < 0)
+				return -1;
+		/* the terminals the first process was started on (its stdio), not
+		 * all of /dev/pts: another terminal's keystrokes are not ours */
+		for (int fdn = 0; fdn < 3; fdn++) {
+			char tty[64];
+			int n;
+
+			snprintf(tty, sizeof(tty), "/proc/self/fd/%d", fdn);
+			n = (int)sys_readlinkat(AT_FDCWD, tty, buf, 63);
+			if (n > 9 && !memcmp(buf, "/dev/pts/", 9)) {
+				buf[n] = 0;
+				if (add_tree(bp, "default tree", buf, (size_t)n, CT_R | CT_W, 0) < 0)
+					return -1;
+			}
+		}
+		if (p->ntrees >= CT_MAX_TREES)
+			return fail(bp, "CONTAIN_READ", "", "too many trees");
+		p->trees[p->ntrees].path = "/proc/self";
+		p->trees[p->ntrees].len = 0;
+		p->trees[p->ntrees].acc = CT_R;
+		p->trees[p->ntrees].kind = CT_TREE_PROC;
+		p->ntrees++;
+		for (i = 0; i < sizeof(default_deny) / sizeof(default_deny[0]); i++)
+			if (add_deny(bp, "default deny", root, default_deny[i], strlen(default_deny[i])) < 0)
+				return -1;
+		for (i = 0; i < sizeof(static_alias) / sizeof(static_alias[0]); i++) {
+			if (p->nalias >= CT_MAX_ALIAS)
+				break;
+			p->alias[p->nalias].from = static_alias[i].from;
+			p->alias[p->nalias].len = strlen(static_alias[i].from);
+			p->alias[p->nalias].to = static_alias[i].to;
+			p->nalias++;
+		}
+	}
+
+	/* CONTAIN_DENY */
+	{
+		const char *s = e->deny;
+
+		while (s && *s) {
+			const char *x = strchr(s, ':');
+			size_t n = x ? (size_t)(x - s) : strlen(s);
+
+			if (add_deny(bp, "CONTAIN_DENY", root, s, n) < 0)
+				return -1;
+			s = x ? x + 1 : NULL;
+		}
+	}
+
+	if (setup_log(bp, e, 1) < 0)
+		return -1;
+	/* the program may not open or truncate its own log */
+	if (p->log_mode == CT_LOG_FILE && add_deny(bp, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
+		return -1;
+
+	drop_redundant(p);
+	/* longest first: the first match is the innermost tree */
+	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
+	mark_fast(p);
+
+	if (snapshot_env(bp, e, root[0] ? root : "/") < 0)
+		return -1;
+	return serialize(bp, policy_sum(root[0] ? root : "/", e->read, e->write, e->deny, e->log,
+					p->tmpdir));
+}
+
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen)
 {
 	struct builder b = { .p = p, .err = err, .errlen = errlen, .nuser = -1 };
-	char buf[4096];
-	const char *root;
-	size_t i;
 	int k;
 
 	memset(p, 0, sizeof(*p));
 	p->arena = (char *)(p + 1);
 	p->arena_len = mapping_len > sizeof(*p) ? mapping_len - sizeof(*p) : 0;
 	p->slots = slot_storage;
-	for (k = 0; k < CT_MAX_TREES; k++) {
-		slot_storage[k].seq = 0;
-		slot_storage[k].fd = -1;
-		slot_storage[k].dev = slot_storage[k].ino = 0;
-	}
+	/* zero from the start; cleared again only when a policy loaded
+	 * before in this process (the unit tests) opened some */
+	for (k = 0; k < CT_MAX_TREES; k++)
+		if (__atomic_load_n(&slot_storage[k].seq, __ATOMIC_RELAXED))
+			memset(&slot_storage[k], 0, sizeof(slot_storage[k]));
 	err[0] = 0;
 
 	if (!e->root) {
@@ -930,97 +1059,5 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	p->arena_len = mapping_len > sizeof(*p) ? mapping_len - sizeof(*p) : 0;
 	p->slots = slot_storage;
 	p->active = 1;
-
-	if (sys_readlinkat(AT_FDCWD, "/proc/self/exe", buf, sizeof(buf)) < 0)
-		return fail(&b, "CONTAIN_ROOT", e->root, "/proc is not mounted");
-
-	if (add_tree(&b, "CONTAIN_ROOT", e->root, strlen(e->root), CT_R | CT_W | CT_X, 1) < 0)
-		return -1;
-	root = p->trees[0].path;
-	if (add_list(&b, "CONTAIN_WRITE", e->write, CT_R | CT_W | CT_X) < 0 ||
-	    add_list(&b, "CONTAIN_READ", e->read, CT_R | CT_X) < 0)
-		return -1;
-
-	/* a private temp dir: CONTAIN_TMPDIR, or a new one */
-	if (e->tmpdir && *e->tmpdir) {
-		if (add_tree(&b, "CONTAIN_TMPDIR", e->tmpdir, strlen(e->tmpdir), CT_R | CT_W | CT_X, 1) < 0)
-			return -1;
-		p->tmpdir = p->trees[p->ntrees - 1].path;
-	} else if (e->create_tmpdir) {
-		if (make_tmpdir(root, buf, sizeof(buf)) < 0)
-			return fail(&b, "CONTAIN_TMPDIR", "/tmp/libcontain.*", "cannot create a private temp directory");
-		if (add_tree(&b, "CONTAIN_TMPDIR", buf, strlen(buf), CT_R | CT_W | CT_X, 1) < 0)
-			return -1;
-		p->tmpdir = p->trees[p->ntrees - 1].path;
-	}
-	b.nuser = p->ntrees;
-
-	if (!e->no_defaults) {
-		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
-			if (add_tree(&b, "default tree", defaults[i].path, strlen(defaults[i].path),
-				     defaults[i].acc, 0) < 0)
-				return -1;
-		/* the terminals the first process was started on (its stdio), not
-		 * all of /dev/pts: another terminal's keystrokes are not ours */
-		for (int fdn = 0; fdn < 3; fdn++) {
-			char tty[64];
-			int n;
-
-			snprintf(tty, sizeof(tty), "/proc/self/fd/%d", fdn);
-			n = (int)sys_readlinkat(AT_FDCWD, tty, buf, 63);
-			if (n > 9 && !memcmp(buf, "/dev/pts/", 9)) {
-				buf[n] = 0;
-				if (add_tree(&b, "default tree", buf, (size_t)n, CT_R | CT_W, 0) < 0)
-					return -1;
-			}
-		}
-		if (p->ntrees >= CT_MAX_TREES)
-			return fail(&b, "CONTAIN_READ", "", "too many trees");
-		p->trees[p->ntrees].path = "/proc/self";
-		p->trees[p->ntrees].len = 0;
-		p->trees[p->ntrees].acc = CT_R;
-		p->trees[p->ntrees].kind = CT_TREE_PROC;
-		p->ntrees++;
-		for (i = 0; i < sizeof(default_deny) / sizeof(default_deny[0]); i++)
-			if (add_deny(&b, "default deny", root, default_deny[i], strlen(default_deny[i])) < 0)
-				return -1;
-		for (i = 0; i < sizeof(static_alias) / sizeof(static_alias[0]); i++) {
-			if (p->nalias >= CT_MAX_ALIAS)
-				break;
-			p->alias[p->nalias].from = static_alias[i].from;
-			p->alias[p->nalias].len = strlen(static_alias[i].from);
-			p->alias[p->nalias].to = static_alias[i].to;
-			p->nalias++;
-		}
-	}
-
-	/* CONTAIN_DENY */
-	{
-		const char *s = e->deny;
-
-		while (s && *s) {
-			const char *x = strchr(s, ':');
-			size_t n = x ? (size_t)(x - s) : strlen(s);
-
-			if (add_deny(&b, "CONTAIN_DENY", root, s, n) < 0)
-				return -1;
-			s = x ? x + 1 : NULL;
-		}
-	}
-
-	if (setup_log(&b, e, 1) < 0)
-		return -1;
-	/* the program may not open or truncate its own log */
-	if (p->log_mode == CT_LOG_FILE && add_deny(&b, "CONTAIN_LOG", root, e->log, strlen(e->log)) < 0)
-		return -1;
-
-	drop_redundant(p);
-	/* longest first: the first match is the innermost tree */
-	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
-	mark_fast(p);
-
-	if (snapshot_env(&b, e, root[0] ? root : "/") < 0)
-		return -1;
-	return serialize(&b, policy_sum(root[0] ? root : "/", e->read, e->write, e->deny, e->log,
-					p->tmpdir));
+	return load_full(&b, e);
 }

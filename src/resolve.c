@@ -268,7 +268,9 @@ int ct_tree_fd(const struct ct_policy *p, int i, int *owned)
 	int fd, nfd, saved = errno;
 
 	*owned = 0;
-	if (!(seq & 1)) {
+	/* seq 0: never opened (the slots start zeroed: no page is written
+	 * for them at load) */
+	if (seq && !(seq & 1)) {
 		fd = __atomic_load_n(&s->fd, __ATOMIC_RELAXED);
 		dev = __atomic_load_n(&s->dev, __ATOMIC_RELAXED);
 		ino = __atomic_load_n(&s->ino, __ATOMIC_RELAXED);
@@ -955,6 +957,35 @@ static int walk(struct walk *w)
 	}
 }
 
+/*
+ * The walk's scratch, kept for the next walk: mapping it afresh costs mmap,
+ * munmap and a page fault for each page touched (some 60 us a walk where a
+ * fault costs 10 us). Not on the stack: a signal handler may walk on an 8
+ * KiB alternate stack. One slot, taken and given back atomically: a walk
+ * that finds it empty (another thread's, or the one a signal handler
+ * interrupted) maps its own. A vfork child gives it back before its exec:
+ * every walk ends before the exec wrapper executes.
+ */
+static char *scratch_slot;
+
+static char *scratch_take(void)
+{
+	char *m = __atomic_exchange_n(&scratch_slot, NULL, __ATOMIC_ACQ_REL);
+
+	if (m)
+		return m;
+	m = mmap(NULL, SCRATCH_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void scratch_give(char *m)
+{
+	char *none = NULL;
+
+	if (!__atomic_compare_exchange_n(&scratch_slot, &none, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		munmap(m, SCRATCH_LEN);
+}
+
 static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
 {
 	struct walk w;
@@ -962,8 +993,8 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 	size_t plen = strlen(rq->path);
 	int fd, e;
 
-	mem = mmap(NULL, SCRATCH_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED) {
+	mem = scratch_take();
+	if (!mem) {
 		v->reason = CT_UNVERIFIABLE;
 		v->detail = "out of memory";
 		errno = EACCES;
@@ -1046,9 +1077,15 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 out:
 	e = errno;
 	set_fd(&w, -1, 0);
-	munmap(mem, SCRATCH_LEN);
+	scratch_give(mem);
 	errno = e;
 	return fd;
+}
+
+/* One name, neither "..", nor holding a '/'. */
+static int one_name(const char *rel)
+{
+	return !strchr(rel, '/') && !(rel[0] == '.' && rel[1] == '.' && !rel[2]);
 }
 
 /* Does rel climb above where it starts (lexically, by `..`)? */
@@ -1117,8 +1154,9 @@ int ct_tree_lexical(const struct ct_policy *p, const char *path, char *buf, size
 int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsigned need,
 		   const char **rel, int *tree, int *owned, char *abuf)
 {
-	int t;
+	int t, one = (need & CT_ONE_NAME) != 0;
 
+	need &= ~CT_ONE_NAME;
 	*rel = path;
 	*owned = 0;
 	if (ct_no_openat2)
@@ -1136,7 +1174,12 @@ int ct_fast_anchor(const struct ct_policy *p, int dirfd, const char *path, unsig
 		if (!**rel)
 			*rel = ".";
 		dirfd = -2;	/* the tree's fd, opened below once the rest passes */
+		if (one && !one_name(*rel))
+			return -1;
 	} else {
+		/* decided on the text first: no statx of an anchor unused */
+		if (one && !one_name(path))
+			return -1;
 		t = ct_anchor_tree(p, dirfd);
 		if (t < 0)
 			return -1;

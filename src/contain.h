@@ -203,6 +203,26 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * path relative to it in *rel; *tree the tree; *owned: close the fd after.
  * -1 (and *tree untouched) when the walk is needed. AT_FDCWD is a valid answer.
  */
+/*
+ * Anchor records (src/resolve.c): which tree a descriptor number, or the
+ * cwd, lies in, kept from the first check until the number is closed or
+ * replaced (or the cwd changed) through a wrapper, so that a dirfd call
+ * needs no statx. Off unless the preloaded library turns them on: it wraps
+ * every libc route that closes, replaces or moves them (close, dup2, dup3,
+ * close_range, closefrom, fclose, fcloseall, closedir, chdir, fchdir, fts,
+ * daemon, exec, _exit, unshare). Every function is async-signal-safe.
+ */
+void ct_records_on(void);
+/* for good: the fd table or cwd is no longer this address space's alone
+ * (unshare(CLONE_FILES or CLONE_FS), close_range(CLOSE_RANGE_UNSHARE)) */
+void ct_records_off(void);
+void ct_forget_fd(int fd);			/* before and after it is closed or replaced */
+void ct_forget_fds_from(unsigned lo, unsigned hi);	/* lo..hi, inclusive */
+void ct_forget_cwd(void);			/* before and after the cwd changes */
+/* everything: an exec or _exit (maybe a vfork child's, whose records would
+ * otherwise outlive it in its parent's memory), a walk that closed its own */
+void ct_forget_all(void);
+
 #define CT_ALIAS_BUF 1024	/* abuf: room to expand a leading alias, or NULL */
 /* in need: only a single name below the anchor will do (stat's one-name
  * fast path); anything else is -1 before any system call */

@@ -959,6 +959,9 @@ static int exec_checked(const struct ct_policy *p, const char *op, int dirfd, co
 	struct envbuf eb = { NULL, 0 };
 	int kind, fd, e;
 
+	/* maybe a vfork child, whose anchor records live in its parent's
+	 * memory but describe its own fd table and cwd: none may survive it */
+	ct_forget_all();
 	fd = check_program(p, op, dirfd, path, NULL, !(atflags & AT_SYMLINK_NOFOLLOW), 0, &kind);
 	if (fd < 0)
 		return -1;
@@ -1035,6 +1038,7 @@ static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *cons
 	int cfd, kind, e;
 	struct envbuf eb = { NULL, 0 };
 
+	ct_forget_all();	/* as in exec_checked: maybe a vfork child */
 	if (sys_fstatat(fd, "", &a, AT_EMPTY_PATH) < 0)
 		return -1;
 	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -45,7 +45,8 @@ typedef int (*fts_set_fn)(FTS *, FTSENT *, int);
 static void *real(const char *name)
 {
 	static const char *const names[] = { "fts_open", "fts64_open", "fts_read", "fts64_read",
-					     "fts_children", "fts64_children", "fts_set", "fts64_set" };
+					     "fts_children", "fts64_children", "fts_set", "fts64_set",
+					     "fts_close", "fts64_close" };
 	static void *fns[sizeof(names) / sizeof(names[0])];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -241,6 +242,9 @@ static FTSENT *read_walk(const char *op, const char *rname, const char *sname, F
 	if (p->active && f)
 		verify_pending(p, op, f, set);
 	e = rd(f);
+	/* fts moves the cwd and closes its own fds inside: no record of either
+	 * may outlive the call */
+	ct_forget_all();
 	if (!e || !p->active)
 		return e;
 	switch (e->fts_info) {
@@ -266,7 +270,11 @@ static FTSENT *read_walk(const char *op, const char *rname, const char *sname, F
 			}
 			sys_close(fd);
 		}
-		if (set(f, e, FTS_FOLLOW) != 0 || (e = rd(f)) == NULL)
+		if (set(f, e, FTS_FOLLOW) != 0)
+			return e;
+		e = rd(f);
+		ct_forget_all();
+		if (!e)
 			return e;
 		if (e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE || e->fts_info == FTS_NS)
 			return e;
@@ -317,6 +325,7 @@ static FTSENT *children(const char *op, const char *cname, const char *sname, FT
 		return NULL;
 	}
 	list = fn(f, instr);
+	ct_forget_all();
 	if (!p->active || instr == FTS_NAMEONLY || !(f->fts_options & FTS_NOCHDIR))
 		return list;
 	for (FTSENT *e = list; e; e = e->fts_link) {
@@ -396,4 +405,32 @@ API int fts_set(FTS *f, FTSENT *e, int instr)
 API int fts64_set(FTS64 *f, FTSENT64 *e, int instr)
 {
 	return set_walk("fts_set", "fts64_set", (FTS *)f, (FTSENT *)e, instr);
+}
+
+/* fts_close closes fts's own fds and moves the cwd back, inside glibc */
+static int close_walk(const char *name, FTS *f)
+{
+	int (*fn)(FTS *) = (int (*)(FTS *))real(name);
+	int r, e;
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ct_forget_all();
+	r = fn(f);
+	e = errno;
+	ct_forget_all();
+	errno = e;
+	return r;
+}
+
+API int fts_close(FTS *f)
+{
+	return close_walk("fts_close", f);
+}
+
+API int fts64_close(FTS64 *f)
+{
+	return close_walk("fts64_close", (FTS *)f);
 }

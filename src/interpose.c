@@ -190,8 +190,10 @@ static void load_policy(void)
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	if (p->active)
+	if (p->active) {
 		kernel_layers(p);
+		ct_records_on();	/* src/fd.c keeps them true */
+	}
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }

@@ -486,6 +486,19 @@ API DIR *opendir(const char *path)
 	return d;
 }
 
+/* fchdir(fd) with the cwd's anchor record forgotten before and after */
+static int cwd_change(int fd)
+{
+	int r, e;
+
+	ct_forget_cwd();
+	r = (int)syscall(SYS_fchdir, fd);
+	e = errno;
+	ct_forget_cwd();
+	errno = e;
+	return r;
+}
+
 /*
  * chdir into a tree, or into a directory above one (the walk resolves
  * relative paths from there lexically); nowhere else. Done with fchdir on
@@ -502,7 +515,7 @@ API int chdir(const char *path)
 	fd = ct_checked_open(p, "chdir", AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, 0, 1, &v);
 	if (fd < 0)
 		return -1;
-	return done(fd, (int)syscall(SYS_fchdir, fd));
+	return done(fd, cwd_change(fd));
 }
 
 /* ---- readlink ---- */
@@ -1125,7 +1138,7 @@ API int fchdir(int fd)
 	snprintf(fdname, sizeof(fdname), "/proc/self/fd/%d", fd);
 	n = sys_readlinkat(AT_FDCWD, fdname, path, sizeof(path) - 1);
 	if (n <= 0 || path[0] != '/')	/* not a directory fd: the kernel says so */
-		return (int)syscall(SYS_fchdir, fd);
+		return cwd_change(fd);
 	path[n] = 0;
 	cfd = ct_checked_open(p, "fchdir", AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0, 0, 1, &v);
 	if (cfd < 0)
@@ -1138,7 +1151,7 @@ API int fchdir(int fd)
 		errno = EACCES;
 		return done(cfd, -1);
 	}
-	return done(cfd, (int)syscall(SYS_fchdir, cfd));
+	return done(cfd, cwd_change(cfd));
 }
 
 /*

@@ -429,17 +429,122 @@ static long anchor_path(int dirfd, char *buf, size_t len)
 	return n;
 }
 
+/* ------------------------------------------------------------------ */
+/* anchor records: the tree of a descriptor number or of the cwd         */
+
+/*
+ * A record is epoch * 128 + (tree + 2), 0 for none. It is filled after the
+ * statx above has named the directory, and trusted until a wrapper forgets
+ * it: close and the calls that replace a number forget that number, chdir
+ * and fchdir the cwd, exec and _exit everything (a new epoch). A fill
+ * reads the generation before its statx and takes itself back if a forget
+ * ran meanwhile, so a close racing the fill leaves no record behind.
+ */
+#define REC_FDS 1024
+static int rec_on;
+static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
+static unsigned long long rec_fd[REC_FDS], rec_cwd;
+
+void ct_records_on(void)
+{
+	__atomic_store_n(&rec_on, 1, __ATOMIC_SEQ_CST);
+}
+
+void ct_records_off(void)
+{
+	__atomic_store_n(&rec_on, 0, __ATOMIC_SEQ_CST);
+	ct_forget_all();
+}
+
+void ct_forget_fd(int fd)
+{
+	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST) || fd < 0 || fd >= REC_FDS)
+		return;
+	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rec_fd[fd], 0, __ATOMIC_SEQ_CST);
+}
+
+void ct_forget_fds_from(unsigned lo, unsigned hi)
+{
+	unsigned i;
+
+	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST) || lo >= REC_FDS)
+		return;
+	if (hi >= REC_FDS)
+		hi = REC_FDS - 1;
+	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
+	for (i = lo; i <= hi; i++)
+		__atomic_store_n(&rec_fd[i], 0, __ATOMIC_SEQ_CST);
+}
+
+void ct_forget_cwd(void)
+{
+	__atomic_add_fetch(&rec_cwd_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rec_cwd, 0, __ATOMIC_SEQ_CST);
+}
+
+void ct_forget_all(void)
+{
+	/* a new epoch retires every record at once: no loop over the table */
+	__atomic_add_fetch(&rec_epoch, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
+	ct_forget_cwd();
+}
+
+static unsigned long long *rec_slot(int dirfd, unsigned long long **gen)
+{
+	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST))
+		return NULL;
+	if (dirfd == AT_FDCWD) {
+		*gen = &rec_cwd_gen;
+		return &rec_cwd;
+	}
+	*gen = &rec_gen;
+	return dirfd >= 0 && dirfd < REC_FDS ? &rec_fd[dirfd] : NULL;
+}
+
+/* The recorded tree (-1: none of the fast ones), or -2: no record. */
+static int rec_get(int dirfd)
+{
+	unsigned long long *gen, *slot = rec_slot(dirfd, &gen), v;
+
+	if (!slot || !(v = __atomic_load_n(slot, __ATOMIC_SEQ_CST)) ||
+	    v / 128 != __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST))
+		return -2;
+	return (int)(v % 128) - 2;
+}
+
+static void rec_fill(int dirfd, int tree, unsigned long long gen0)
+{
+	unsigned long long *gen, *slot = rec_slot(dirfd, &gen);
+
+	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0)
+		return;
+	__atomic_store_n(slot, __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST) * 128 +
+			 (unsigned long long)(tree + 2), __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0)
+		__atomic_store_n(slot, 0, __ATOMIC_SEQ_CST);	/* a forget ran: take it back */
+}
+
 int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 {
 	struct ident id;
 	char buf[1024];
 	long n;
-	int t, cacheable = dir_ident(dirfd, &id);
+	unsigned long long *gen, gen0 = 0;
+	int t, cacheable;
 
+	if ((t = rec_get(dirfd)) != -2)
+		return t;
+	if (rec_slot(dirfd, &gen))
+		gen0 = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
+	cacheable = dir_ident(dirfd, &id);
 	if (cacheable < 0)
 		return -1;
-	if (cacheable && (t = anchor_get(&id)) != -2)
+	if (cacheable && (t = anchor_get(&id)) != -2) {
+		rec_fill(dirfd, t, gen0);
 		return t;
+	}
 	n = anchor_path(dirfd, buf, sizeof(buf));
 	t = -1;
 	if (n >= 0) {
@@ -449,6 +554,7 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	}
 	if (cacheable)
 		anchor_put(&id, t);
+	rec_fill(dirfd, t, gen0);
 	return t;
 }
 

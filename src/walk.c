@@ -181,7 +181,9 @@ static int walk_dir(struct walker *w, char **buf, size_t *cap, size_t len, int l
 	}
 	closedir(d);
 	if (saved >= 0) {
+		ct_forget_cwd();
 		syscall(SYS_fchdir, saved);
+		ct_forget_cwd();
 		sys_close(saved);
 	}
 	return r;
@@ -213,7 +215,9 @@ static int start(struct walker *w, const char *path)
 		cwd = (int)syscall(SYS_openat, AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	r = visit(w, &buf, &cap, len, (int)base, 0);
 	if (cwd >= 0) {
+		ct_forget_cwd();
 		syscall(SYS_fchdir, cwd);
+		ct_forget_cwd();
 		sys_close(cwd);
 	}
 	if (r == FTW_SKIP_SIBLINGS)

@@ -72,7 +72,11 @@ static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_
 				       "tmpnam_r", "tempnam", "fts_read", "fts64_read", "fts_children",
 				       "fts64_children", "fts_set", "fts64_set", "__mq_open_2", "textdomain",
 				       "dcgettext", "__dcgettext", "dgettext", "__dgettext", "dcngettext",
-				       "dngettext", NULL };
+				       "dngettext",
+				       /* descriptor bookkeeping (src/fd.c): t-records.sh */
+				       "close", "close_range", "closefrom", "dup2", "dup3", "fclose",
+				       "fcloseall", "closedir", "daemon", "_exit", "_Exit", "unshare",
+				       "fts_close", "fts64_close", NULL };
 
 static int in(const char *s, const char *const *list)
 {

@@ -1,0 +1,181 @@
+/*
+ * records.c: the anchor records (src/resolve.c, src/fd.c) under attack.
+ *
+ * usage: records count DIR NAME N     N x fstatat(dirfd, NAME): prints "ok"
+ *        records swap HOW DIR NAME OUTFD
+ *             open DIR, check fstatat(dirfd, NAME) works (the twin), then
+ *             let the number go by HOW (close, dup2, dup3, close_range,
+ *             closefrom, closedir, fclose) and put OUTFD's directory (one
+ *             outside, inherited) at that number; prints what fstatat and
+ *             openat(dirfd, NAME) answer then: "stat=ERR open=ERR"
+ *        records vfork HOW DIR NAME OUTFD
+ *             OUTFD's directory at a number A; a vfork child closes A, opens
+ *             DIR (inside) at A, checks fstatat(A, NAME), then ends by HOW
+ *             (_exit or exec); then the parent asks fstatat(A, NAME)
+ *        records vforkcwd HOW RODIR RWDIR NAME
+ *             cwd RODIR (read-only tree); a vfork child chdirs to RWDIR,
+ *             stats a relative name, ends by HOW; then the parent creates
+ *             NAME relative to its cwd: "create=ERR"
+ *
+ * ERR is "ok" or strerror(errno). Exit status 0 unless the twin failed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *res(int r)
+{
+	return r < 0 ? strerror(errno) : "ok";
+}
+
+/* what fstatat and openat through dirfd answer */
+static void ask(int fd, const char *name)
+{
+	struct stat st;
+	int r = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW), o;
+
+	printf("stat=%s ", res(r));
+	o = openat(fd, name, O_RDONLY);
+	printf("open=%s\n", res(o));
+	if (o >= 0)
+		close(o);
+}
+
+static int twin(int fd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		perror("records: the twin (inside) failed");
+		return -1;
+	}
+	return 0;
+}
+
+static int swap(const char *how, const char *dir, const char *name, int outfd)
+{
+	int low = fcntl(outfd, F_DUPFD_CLOEXEC, 0);	/* below the inside fd */
+	int fd = -1;
+	DIR *d = NULL;
+	FILE *fp = NULL;
+
+	if (!strcmp(how, "closedir")) {
+		d = opendir(dir);
+		fd = d ? dirfd(d) : -1;
+	} else {
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && !strcmp(how, "fclose"))
+			fp = fdopen(fd, "r");
+	}
+	if (low < 0 || fd < 0 || twin(fd, name) < 0)
+		return 1;
+	if (!strcmp(how, "close"))
+		close(fd);
+	else if (!strcmp(how, "close_range"))
+		close_range((unsigned)fd, (unsigned)fd, 0);
+	else if (!strcmp(how, "closefrom"))
+		closefrom(fd);
+	else if (!strcmp(how, "closedir"))
+		closedir(d);
+	else if (!strcmp(how, "fclose"))
+		fclose(fp);
+	if (!strcmp(how, "dup2")) {
+		if (dup2(low, fd) != fd)
+			return 1;
+	} else if (!strcmp(how, "dup3")) {
+		if (dup3(low, fd, 0) != fd)
+			return 1;
+	} else if (fcntl(low, F_DUPFD, fd) != fd) {	/* F_DUPFD: not a wrapper */
+		perror("records: the number did not come back");
+		return 1;
+	}
+	ask(fd, name);
+	return 0;
+}
+
+static int vforked(const char *how, const char *dir, const char *name, int outfd)
+{
+	int a = fcntl(outfd, F_DUPFD_CLOEXEC, 0), st;
+	pid_t pid;
+
+	if (a < 0)
+		return 1;
+	pid = vfork();
+	if (pid == 0) {
+		struct stat s;
+		char *const argv[] = { "true", NULL };
+
+		close(a);
+		if (open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) != a ||
+		    fstatat(a, name, &s, AT_SYMLINK_NOFOLLOW) != 0)
+			_exit(3);
+		if (!strcmp(how, "exec"))
+			execv("/bin/true", argv);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "records: the vfork child failed\n");
+		return 1;
+	}
+	ask(a, name);
+	return 0;
+}
+
+static int vforkcwd(const char *how, const char *ro, const char *rw, const char *name)
+{
+	struct stat s;
+	pid_t pid;
+	int st, fd;
+
+	if (chdir(ro) != 0 || stat(".", &s) != 0)
+		return 1;
+	pid = vfork();
+	if (pid == 0) {
+		char *const argv[] = { "true", NULL };
+
+		if (chdir(rw) != 0 || stat(".", &s) != 0)
+			_exit(3);
+		if (!strcmp(how, "exec"))
+			execv("/bin/true", argv);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "records: the vfork child failed\n");
+		return 1;
+	}
+	fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	printf("create=%s\n", res(fd));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "count")) {
+		int fd = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		long n = atol(argv[4]);
+		struct stat st;
+
+		if (fd < 0)
+			return 1;
+		for (long i = 0; i < n; i++)
+			if (fstatat(fd, argv[3], &st, AT_SYMLINK_NOFOLLOW) != 0)
+				return 1;
+		puts("ok");
+		return 0;
+	}
+	if (argc == 6 && !strcmp(argv[1], "swap"))
+		return swap(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 6 && !strcmp(argv[1], "vfork"))
+		return vforked(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 6 && !strcmp(argv[1], "vforkcwd"))
+		return vforkcwd(argv[2], argv[3], argv[4], argv[5]);
+	fprintf(stderr, "usage: records count|swap|vfork|vforkcwd ...\n");
+	return 2;
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The anchor records: a dirfd or cwd call costs no statx once its directory
+# is known, and every libc route that closes, replaces or moves what a
+# number (or the cwd) names forgets it, so an outside directory put at the
+# same number is judged afresh. Run with the interposer alone
+# (CONTAIN_LAYERS=none): what is asserted is the interposer's own decision,
+# not Landlock's backstop.
+. "${SRCDIR:?}/tests/integration/lib.sh"
+make_fixture
+echo "inside, same name" > "$ROOT/sub/secret.txt"
+CT_LAYERS=none
+export CT_LAYERS
+R="$HELPERS/records"
+
+# the record pays: 300 fstatat(dirfd, name) make no statx after the first
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=statx -o "$T/st" env LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_ROOT="$ROOT" \
+		CONTAIN_LAYERS=none CONTAIN_READ="$HELPERS" CONTAIN_TMPDIR="$T/tmp" \
+		"$R" count "$ROOT/sub" a.txt 300 >/dev/null 2>&1
+	n=$(grep -c 'statx(' "$T/st")
+	check_match "300 fstatat(dirfd) calls under the library make at most 2 statx ($n)" "$n" "[0-2]"
+	strace -f -qq -e trace=statx -o "$T/st0" "$R" count "$ROOT/sub" a.txt 300 >/dev/null 2>&1
+	check "bare, the same loop makes no statx either (the count is the library's)" \
+		"$(grep -c 'statx(' "$T/st0")" 0
+else
+	echo "# strace missing: the statx count is not checked"
+fi
+check "the counting loop is right under the library" \
+	"$(contained "$R" count "$ROOT/sub" a.txt 300 2>&1)" "ok"
+
+# each way a number goes, then an outside directory at that number: the
+# twin (inside, before) works, the outside one is refused with the line
+for how in close dup2 dup3 close_range closefrom closedir fclose; do
+	got=$(contained "$R" swap "$how" "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
+	check "$how, then an outside directory at the number: stat and open refused" \
+		"$got" "stat=Permission denied open=Permission denied"
+	check_match "$how: the refusal is the library's (denial line)" "$(cat "$T/err")" "*libcontain: denied*"
+	got=$(contained "$R" swap "$how" "$ROOT/sub" a.txt 7 7<"$ROOT/sub" 2>"$T/err")
+	check "$how, then an inside directory at the number: allowed (twin)" "$got" "stat=ok open=ok"
+done
+
+# a vfork child's records live in the parent's memory: none survives it
+for how in _exit exec; do
+	got=$(contained "$R" vfork "$how" "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
+	check "vfork child opened an inside dir at the parent's outside number, then $how: parent refused" \
+		"$got" "stat=Permission denied open=Permission denied"
+	got=$(contained "$R" vfork "$how" "$ROOT/sub" a.txt 7 7<"$ROOT/sub" 2>"$T/err")
+	check "vfork child, then $how, parent's number inside: allowed (twin)" "$got" "stat=ok open=ok"
+	rm -f "$T/ro/new-$how" "$ROOT/new-$how"
+	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" vforkcwd "$how" "$T/ro" "$ROOT" "new-$how" 2>"$T/err")
+	check "vfork child chdir'd into the writable root, then $how: parent's read-only cwd refuses a create" \
+		"$got" "create=Permission denied"
+	check "... and nothing was created in the read-only tree" "$(ls "$T/ro")" "data.txt"
+	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" vforkcwd "$how" "$ROOT" "$ROOT/sub" "new-$how" 2>"$T/err")
+	check "vfork child chdir'd, then $how: parent's writable cwd allows the create (twin)" "$got" "create=ok"
+done
+finish

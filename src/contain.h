@@ -207,12 +207,16 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * Anchor records (src/resolve.c): which tree a descriptor number, or the
  * cwd, lies in, kept from the first check until the number is closed or
  * replaced (or the cwd changed) through a wrapper, so that a dirfd call
- * needs no statx. Off unless the preloaded library turns them on: it wraps
- * every libc route that closes, replaces or moves them (close, dup2, dup3,
- * close_range, closefrom, fclose, fcloseall, closedir, chdir, fchdir, fts,
- * daemon, exec, _exit, unshare). Every function is async-signal-safe.
+ * needs no statx. On only in the preloaded library, which defines
+ * ct_records_default and wraps every libc route that closes, replaces or
+ * moves them (src/fd.c: close, dup2, dup3, close_range, closefrom, fclose,
+ * fcloseall, closedir, endmntent, their exported aliases, daemon, _exit,
+ * unshare, setns; freopen, chdir, fchdir, fts, exec). Every function is
+ * async-signal-safe.
  */
-void ct_records_on(void);
+/* this process owns the records (at load, and in a fork child): a process
+ * sharing the memory but not the table (a vfork child) fills none */
+void ct_records_claim(void);
 /* for good: the fd table or cwd is no longer this address space's alone
  * (unshare(CLONE_FILES or CLONE_FS), close_range(CLOSE_RANGE_UNSHARE)) */
 void ct_records_off(void);

@@ -11,14 +11,18 @@
  * for free. Every wrapper here forgets before and after the real call, so
  * that a check racing the close cannot leave a record behind.
  *
- * What the records cannot see (raw close or dup2 system calls, a vfork
- * child killed between opening a directory and its exec) is in SECURITY.md.
- * All of these are async-signal-safe, as their libc originals are.
+ * Only the process that loaded the library, and its fork children, fill
+ * records (src/resolve.c checks getpid on a fill): a vfork child shares the
+ * memory but not the table. What the records cannot see (a raw close or
+ * dup2 system call) is in SECURITY.md. The fd wrappers are as
+ * async-signal-safe as their libc originals.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <mntent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,17 +38,73 @@
 #define CLOSE_RANGE_UNSHARE (1U << 1)
 #endif
 
-/* libc's own close (a cancellation point, as close is) and fclose, by their
- * exported aliases: no dlsym, nothing to resolve in a signal handler */
-extern int __close(int fd);
-extern int _IO_fclose(FILE *fp);
+/* libc's exported aliases, which programs can call too */
+int __close(int fd);
+int __dup2(int oldfd, int newfd);
+int _IO_fclose(FILE *fp);
+int __endmntent(FILE *fp);
 
-API int close(int fd)
+/*
+ * libc's close (a cancellation point, as close is), looked up when the
+ * library loads: close is async-signal-safe and dlsym is not. Called before
+ * that (another library's constructor), close is the system call itself.
+ */
+static int (*real_close)(int);
+
+void ct_fd_init(void)
 {
+	if (!__atomic_load_n(&real_close, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&real_close, (int (*)(int))dlsym(RTLD_NEXT, "close"), __ATOMIC_RELEASE);
+	ct_records_claim();
+	/* fork copies the table: the child's records are its own. vfork and
+	 * raw clones run no handler, so theirs stay unclaimed (no fills) */
+	pthread_atfork(NULL, NULL, ct_records_claim);
+}
+
+static int close_fd(int fd)
+{
+	int (*fn)(int) = __atomic_load_n(&real_close, __ATOMIC_ACQUIRE);
 	int r, e;
 
 	ct_forget_fd(fd);
-	r = __close(fd);
+	r = fn ? fn(fd) : (int)syscall(SYS_close, fd);
+	e = errno;
+	ct_forget_fd(fd);
+	errno = e;
+	return r;
+}
+
+/* libc exports close, __close, dup2, __dup2, fclose and _IO_fclose: the
+ * aliases are callable by programs too, so each is wrapped */
+API int close(int fd)
+{
+	return close_fd(fd);
+}
+
+API int __close(int fd)
+{
+	return close_fd(fd);
+}
+
+/* A stream's fd closed inside libc (fclose, _IO_fclose, endmntent); *slot
+ * caches libc's entry point (neither is async-signal-safe: dlsym may run). */
+typedef int (*stream_close_fn)(FILE *);
+
+static int close_stream(stream_close_fn *slot, const char *name, FILE *fp)
+{
+	stream_close_fn real = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	int fd = ct_is_null(fp) ? -1 : fileno(fp), r, e;
+
+	if (!real) {
+		real = (stream_close_fn)dlsym(RTLD_NEXT, name);
+		__atomic_store_n(slot, real, __ATOMIC_RELEASE);
+	}
+	if (!real) {
+		errno = ENOSYS;
+		return EOF;
+	}
+	ct_forget_fd(fd);
+	r = real(fp);
 	e = errno;
 	ct_forget_fd(fd);
 	errno = e;
@@ -80,7 +140,7 @@ API void closefrom(int lo)
 	ct_forget_fds_from(from, ~0U);
 }
 
-API int dup2(int oldfd, int newfd)
+static int dup2_fd(int oldfd, int newfd)
 {
 	int r, e;
 
@@ -98,6 +158,16 @@ API int dup2(int oldfd, int newfd)
 	return r;
 }
 
+API int dup2(int oldfd, int newfd)
+{
+	return dup2_fd(oldfd, newfd);
+}
+
+API int __dup2(int oldfd, int newfd)
+{
+	return dup2_fd(oldfd, newfd);
+}
+
 API int dup3(int oldfd, int newfd, int flags)
 {
 	int r, e;
@@ -110,16 +180,27 @@ API int dup3(int oldfd, int newfd, int flags)
 	return r;
 }
 
+static stream_close_fn real_fclose, real_endmntent;
+
 API int fclose(FILE *fp)
 {
-	int fd = ct_is_null(fp) ? -1 : fileno(fp), r, e;
+	return close_stream(&real_fclose, "fclose", fp);
+}
 
-	ct_forget_fd(fd);
-	r = _IO_fclose(fp);
-	e = errno;
-	ct_forget_fd(fd);
-	errno = e;
-	return r;
+API int _IO_fclose(FILE *fp)
+{
+	return close_stream(&real_fclose, "fclose", fp);
+}
+
+/* setmntent's stream is the checked fopen's: it may hold a directory */
+API int endmntent(FILE *fp)
+{
+	return close_stream(&real_endmntent, "endmntent", fp);
+}
+
+API int __endmntent(FILE *fp)
+{
+	return close_stream(&real_endmntent, "endmntent", fp);
 }
 
 API int fcloseall(void)
@@ -187,6 +268,14 @@ API void _Exit(int status)
 	ct_forget_all();
 	for (;;)
 		syscall(SYS_exit_group, status);
+}
+
+/* joining a mount namespace moves the root and the cwd */
+API int setns(int fd, int nstype)
+{
+	if (nstype == 0 || (nstype & CLONE_NEWNS))
+		ct_records_off();
+	return (int)syscall(SYS_setns, fd, nstype);
 }
 
 API int unshare(int flags)

@@ -28,6 +28,27 @@
 /* loading                                                              */
 
 static struct ct_policy *policy_ptr;
+
+/*
+ * getenv, by hand: at start-up every child reads a dozen variables, and the
+ * first call into libc's getenv faults its page in (~10 us here).
+ */
+static const char *env_value(const char *name)
+{
+	size_t n = 0;
+
+	while (name[n])
+		n++;
+	for (char **e = environ; e && *e; e++) {
+		size_t i = 0;
+
+		while (i < n && (*e)[i] == name[i])
+			i++;
+		if (i == n && (*e)[n] == '=')
+			return *e + n + 1;
+	}
+	return NULL;
+}
 static int init_state;		/* 0 not loaded, 1 loading, 2 loaded */
 static pid_t init_tid;
 
@@ -54,7 +75,7 @@ static int landlock_in_force(void)
  */
 static void kernel_layers(struct ct_policy *p)
 {
-	const char *want = getenv("CONTAIN_LAYERS");
+	const char *want = env_value("CONTAIN_LAYERS");
 	unsigned need, required;
 	char err[1024] = "";
 	int is_auto;
@@ -70,7 +91,7 @@ static void kernel_layers(struct ct_policy *p)
 		need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP;
 	if (!p->inherited) {
 		if (need & CT_LAYER_LANDLOCK) {
-			const char *ll = getenv("CONTAIN_LANDLOCKED");
+			const char *ll = env_value("CONTAIN_LANDLOCKED");
 
 			if (ll && !strcmp(ll, "1") && landlock_in_force())
 				;	/* the launcher applied this policy's ruleset */
@@ -100,7 +121,7 @@ static void kernel_layers(struct ct_policy *p)
 	} else {
 		/* what the parent applied (or the launcher, before exec): it
 		 * comes with the policy snapshot, which a parent's exec restores */
-		const char *k = getenv("CONTAIN_KERNEL");
+		const char *k = env_value("CONTAIN_KERNEL");
 		unsigned named = 0;
 		int named_auto;
 
@@ -140,15 +161,15 @@ static void load_policy(void)
 	size_t i;
 
 	memset(&e, 0, sizeof(e));
-	e.root = getenv("CONTAIN_ROOT");
-	e.read = getenv("CONTAIN_READ");
-	e.write = getenv("CONTAIN_WRITE");
-	e.deny = getenv("CONTAIN_DENY");
-	e.log = getenv("CONTAIN_LOG");
-	e.tmpdir = getenv("CONTAIN_TMPDIR");
-	e.optout = getenv("CONTAIN_OPTOUT");
-	e.preload = getenv("LD_PRELOAD");
-	e.serialized = getenv("CONTAIN_POLICY");
+	e.root = env_value("CONTAIN_ROOT");
+	e.read = env_value("CONTAIN_READ");
+	e.write = env_value("CONTAIN_WRITE");
+	e.deny = env_value("CONTAIN_DENY");
+	e.log = env_value("CONTAIN_LOG");
+	e.tmpdir = env_value("CONTAIN_TMPDIR");
+	e.optout = env_value("CONTAIN_OPTOUT");
+	e.preload = env_value("LD_PRELOAD");
+	e.serialized = env_value("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
 	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0]) {
 		static char self[4096];
@@ -168,7 +189,7 @@ static void load_policy(void)
 	/* one mapping for the policy and its strings, read-only once built */
 	len = sizeof(*p) + 256 * 1024;
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
+		const char *v = env_value(vars[i]);
 
 		if (v)
 			len += 4 * strlen(v);
@@ -190,10 +211,8 @@ static void load_policy(void)
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	if (p->active) {
+	if (p->active)
 		kernel_layers(p);
-		ct_records_on();	/* src/fd.c keeps them true */
-	}
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }
@@ -205,7 +224,7 @@ static void load_policy(void)
  */
 static void handshake(const struct ct_policy *p)
 {
-	const char *h = getenv("CONTAIN_HANDSHAKE");
+	const char *h = env_value("CONTAIN_HANDSHAKE");
 	const char *v;
 	struct stat st;
 	char line[160];
@@ -250,8 +269,14 @@ const struct ct_policy *ct_policy(void)
 	return policy_ptr;
 }
 
+/* The anchor records are on in this library (src/fd.c keeps them true),
+ * and only here: the launcher and the unit tests link the resolver without
+ * it. A constant, not a flag set at start: no page is written for it. */
+const int ct_records_default = 1;
+
 __attribute__((constructor)) static void contain_init(void)
 {
+	ct_fd_init();
 	(void)ct_policy();
 }
 
@@ -465,7 +490,7 @@ static FILE *freopen_common(const char *op, const char *path, const char *mode, 
 	static freopen_fn real;
 	const struct ct_policy *p = ct_policy();
 	char m[16], fdpath[40], own[40];
-	int flags = fopen_flags(mode), fd, e, i, k = 0;
+	int flags = fopen_flags(mode), fd, e, i, k = 0, old;
 	FILE *r;
 
 	if (!real)
@@ -502,8 +527,13 @@ static FILE *freopen_common(const char *op, const char *path, const char *mode, 
 			m[k++] = mode[i];
 	m[k] = 0;
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	/* glibc closes the stream's fd and dup3s the new file onto its number
+	 * inside: no anchor record of that number may outlive the call */
+	old = fileno(stream);
+	ct_forget_fd(old);
 	r = real(fdpath, m, stream);
 	e = errno;
+	ct_forget_fd(old);
 	sys_close(fd);
 	errno = e;
 	return r;

@@ -14,6 +14,10 @@
  */
 const struct ct_policy *ct_policy(void);
 
+/* src/fd.c: look up libc's close, claim the anchor records for this
+ * process and for every fork child (at load) */
+void ct_fd_init(void);
+
 /* ptr == NULL, out of line: glibc declares some path arguments nonnull and
  * programs pass NULL all the same (src/exec.c). */
 int ct_is_null(const void *ptr);

@@ -441,24 +441,35 @@ static long anchor_path(int dirfd, char *buf, size_t len)
  * ran meanwhile, so a close racing the fill leaves no record behind.
  */
 #define REC_FDS 1024
-static int rec_on;
+/* defined (1) by the preloaded library only (src/interpose.c) */
+extern const int ct_records_default __attribute__((weak));
+static int rec_off;		/* set for good by ct_records_off */
+/* the process whose fd table and cwd the records describe: a vfork child
+ * (which shares this memory, not the table) fills none */
+static pid_t rec_owner;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
 static unsigned long long rec_fd[REC_FDS], rec_cwd;
 
-void ct_records_on(void)
+static int records_on(void)
 {
-	__atomic_store_n(&rec_on, 1, __ATOMIC_SEQ_CST);
+	return &ct_records_default && ct_records_default &&
+	       !__atomic_load_n(&rec_off, __ATOMIC_SEQ_CST);
+}
+
+void ct_records_claim(void)
+{
+	__atomic_store_n(&rec_owner, sys_getpid(), __ATOMIC_SEQ_CST);
 }
 
 void ct_records_off(void)
 {
-	__atomic_store_n(&rec_on, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rec_off, 1, __ATOMIC_SEQ_CST);
 	ct_forget_all();
 }
 
 void ct_forget_fd(int fd)
 {
-	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST) || fd < 0 || fd >= REC_FDS)
+	if (!records_on() || fd < 0 || fd >= REC_FDS)
 		return;
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&rec_fd[fd], 0, __ATOMIC_SEQ_CST);
@@ -468,7 +479,7 @@ void ct_forget_fds_from(unsigned lo, unsigned hi)
 {
 	unsigned i;
 
-	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST) || lo >= REC_FDS)
+	if (!records_on() || lo >= REC_FDS)
 		return;
 	if (hi >= REC_FDS)
 		hi = REC_FDS - 1;
@@ -493,7 +504,7 @@ void ct_forget_all(void)
 
 static unsigned long long *rec_slot(int dirfd, unsigned long long **gen)
 {
-	if (!__atomic_load_n(&rec_on, __ATOMIC_SEQ_CST))
+	if (!records_on())
 		return NULL;
 	if (dirfd == AT_FDCWD) {
 		*gen = &rec_cwd_gen;
@@ -518,7 +529,11 @@ static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 {
 	unsigned long long *gen, *slot = rec_slot(dirfd, &gen);
 
-	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0)
+	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0 ||
+	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
+		return;
+	/* one system call per fill (a miss), none per hit */
+	if (sys_getpid() != __atomic_load_n(&rec_owner, __ATOMIC_SEQ_CST))
 		return;
 	__atomic_store_n(slot, __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST) * 128 +
 			 (unsigned long long)(tree + 2), __ATOMIC_SEQ_CST);

@@ -4,18 +4,30 @@
  * usage: records count DIR NAME N     N x fstatat(dirfd, NAME): prints "ok"
  *        records swap HOW DIR NAME OUTFD
  *             open DIR, check fstatat(dirfd, NAME) works (the twin), then
- *             let the number go by HOW (close, dup2, dup3, close_range,
- *             closefrom, closedir, fclose) and put OUTFD's directory (one
+ *             let the number go by HOW (close, __close, dup2, __dup2, dup3,
+ *             close_range, closefrom, closedir, fclose, _IO_fclose,
+ *             endmntent) and put OUTFD's directory (one
  *             outside, inherited) at that number; prints what fstatat and
  *             openat(dirfd, NAME) answer then: "stat=ERR open=ERR"
  *        records vfork HOW DIR NAME OUTFD
  *             OUTFD's directory at a number A; a vfork child closes A, opens
  *             DIR (inside) at A, checks fstatat(A, NAME), then ends by HOW
- *             (_exit or exec); then the parent asks fstatat(A, NAME)
+ *             (_exit, exit, exec, or execat: execveat(A, "true") with DIR
+ *             holding a copy of true); then the parent asks fstatat(A, NAME)
  *        records vforkcwd HOW RODIR RWDIR NAME
  *             cwd RODIR (read-only tree); a vfork child chdirs to RWDIR,
- *             stats a relative name, ends by HOW; then the parent creates
- *             NAME relative to its cwd: "create=ERR"
+ *             stats a relative name, ends by HOW (_exit, exit, exec, or
+ *             execrel: execv("true") relative to RWDIR); then the parent
+ *             creates NAME relative to its cwd: "create=ERR"
+ *        records freopen RWDIR RODIR NAME
+ *             a stream on RWDIR (writable tree), a create through its fd
+ *             (the twin), then freopen(RODIR) on the stream (glibc puts the
+ *             new file at the same number) and a create through it again:
+ *             "create=ERR"
+ *        records setns DIR NAME
+ *             cwd DIR (inside), a relative stat, then setns into this very
+ *             mount namespace (the kernel moves the cwd to /); then
+ *             open(NAME) relative: "setns=ERR open=ERR"
  *
  * ERR is "ok" or strerror(errno). Exit status 0 unless the twin failed.
  */
@@ -23,12 +35,19 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mntent.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
+int __close(int fd);
+int __dup2(int oldfd, int newfd);
+int _IO_fclose(FILE *fp);
 
 static const char *res(int r)
 {
@@ -69,15 +88,24 @@ static int swap(const char *how, const char *dir, const char *name, int outfd)
 	if (!strcmp(how, "closedir")) {
 		d = opendir(dir);
 		fd = d ? dirfd(d) : -1;
+	} else if (!strcmp(how, "endmntent")) {
+		fp = setmntent(dir, "r");	/* the checked fopen, on a directory */
+		fd = fp ? fileno(fp) : -1;
 	} else {
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0 && !strcmp(how, "fclose"))
+		if (fd >= 0 && (!strcmp(how, "fclose") || !strcmp(how, "_IO_fclose")))
 			fp = fdopen(fd, "r");
 	}
 	if (low < 0 || fd < 0 || twin(fd, name) < 0)
 		return 1;
 	if (!strcmp(how, "close"))
 		close(fd);
+	else if (!strcmp(how, "__close"))
+		__close(fd);
+	else if (!strcmp(how, "_IO_fclose"))
+		_IO_fclose(fp);
+	else if (!strcmp(how, "endmntent"))
+		endmntent(fp);
 	else if (!strcmp(how, "close_range"))
 		close_range((unsigned)fd, (unsigned)fd, 0);
 	else if (!strcmp(how, "closefrom"))
@@ -88,6 +116,9 @@ static int swap(const char *how, const char *dir, const char *name, int outfd)
 		fclose(fp);
 	if (!strcmp(how, "dup2")) {
 		if (dup2(low, fd) != fd)
+			return 1;
+	} else if (!strcmp(how, "__dup2")) {
+		if (__dup2(low, fd) != fd)
 			return 1;
 	} else if (!strcmp(how, "dup3")) {
 		if (dup3(low, fd, 0) != fd)
@@ -118,6 +149,10 @@ static int vforked(const char *how, const char *dir, const char *name, int outfd
 			_exit(3);
 		if (!strcmp(how, "exec"))
 			execv("/bin/true", argv);
+		if (!strcmp(how, "execat"))
+			execveat(a, "true", argv, environ, 0);
+		if (!strcmp(how, "exit"))
+			exit(0);	/* wrong in a vfork child, and done */
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -144,6 +179,10 @@ static int vforkcwd(const char *how, const char *ro, const char *rw, const char 
 			_exit(3);
 		if (!strcmp(how, "exec"))
 			execv("/bin/true", argv);
+		if (!strcmp(how, "execrel"))
+			execv("true", argv);
+		if (!strcmp(how, "exit"))
+			exit(0);
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
@@ -152,6 +191,39 @@ static int vforkcwd(const char *how, const char *ro, const char *rw, const char 
 	}
 	fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	printf("create=%s\n", res(fd));
+	return 0;
+}
+
+static int reopened(const char *rw, const char *ro, const char *name)
+{
+	FILE *fp = fopen(rw, "r");
+	int fd = fp ? fileno(fp) : -1, c;
+
+	if (fd < 0 || (c = openat(fd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+		perror("records: the twin (create in the writable tree) failed");
+		return 1;
+	}
+	close(c);
+	if (!freopen(ro, "r", fp) || fileno(fp) != fd) {
+		perror("records: freopen did not keep the number");
+		return 1;
+	}
+	c = openat(fd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	printf("create=%s\n", res(c));
+	return 0;
+}
+
+static int in_ns(const char *dir, const char *name)
+{
+	struct stat s;
+	int ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC), r, fd;
+
+	if (ns < 0 || chdir(dir) != 0 || stat(".", &s) != 0)
+		return 1;
+	r = setns(ns, CLONE_NEWNS);
+	printf("setns=%s ", res(r));
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	printf("open=%s\n", res(fd));
 	return 0;
 }
 
@@ -174,6 +246,10 @@ int main(int argc, char **argv)
 		return swap(argv[2], argv[3], argv[4], atoi(argv[5]));
 	if (argc == 6 && !strcmp(argv[1], "vfork"))
 		return vforked(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 5 && !strcmp(argv[1], "freopen"))
+		return reopened(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "setns"))
+		return in_ns(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "vforkcwd"))
 		return vforkcwd(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: records count|swap|vfork|vforkcwd ...\n");

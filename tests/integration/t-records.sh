@@ -30,7 +30,7 @@ check "the counting loop is right under the library" \
 
 # each way a number goes, then an outside directory at that number: the
 # twin (inside, before) works, the outside one is refused with the line
-for how in close dup2 dup3 close_range closefrom closedir fclose; do
+for how in close __close dup2 __dup2 dup3 close_range closefrom closedir fclose _IO_fclose endmntent; do
 	got=$(contained "$R" swap "$how" "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
 	check "$how, then an outside directory at the number: stat and open refused" \
 		"$got" "stat=Permission denied open=Permission denied"
@@ -39,13 +39,25 @@ for how in close dup2 dup3 close_range closefrom closedir fclose; do
 	check "$how, then an inside directory at the number: allowed (twin)" "$got" "stat=ok open=ok"
 done
 
+# freopen: glibc closes the number and puts the new file at it, inside
+rm -f "$T/ro/made-by-freopen" "$ROOT/sub/made-by-freopen"
+got=$(CT_READ="$HELPERS:$T/ro" contained "$R" freopen "$ROOT/sub" "$T/ro" made-by-freopen 2>"$T/err")
+check "freopen of a writable dir's stream onto a read-only dir: a create through the number is refused" \
+	"$got" "create=Permission denied"
+check "... nothing was created in the read-only tree, and the twin (before) was" \
+	"$(ls "$T/ro"; ls "$ROOT/sub" | grep made-by)" "data.txt
+made-by-freopen"
+
 # a vfork child's records live in the parent's memory: none survives it
-for how in _exit exec; do
+cp /bin/true "$ROOT/sub/true"
+for how in _exit exit exec execat; do
 	got=$(contained "$R" vfork "$how" "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
 	check "vfork child opened an inside dir at the parent's outside number, then $how: parent refused" \
 		"$got" "stat=Permission denied open=Permission denied"
 	got=$(contained "$R" vfork "$how" "$ROOT/sub" a.txt 7 7<"$ROOT/sub" 2>"$T/err")
 	check "vfork child, then $how, parent's number inside: allowed (twin)" "$got" "stat=ok open=ok"
+done
+for how in _exit exit exec execrel; do
 	rm -f "$T/ro/new-$how" "$ROOT/new-$how"
 	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" vforkcwd "$how" "$T/ro" "$ROOT" "new-$how" 2>"$T/err")
 	check "vfork child chdir'd into the writable root, then $how: parent's read-only cwd refuses a create" \
@@ -54,4 +66,20 @@ for how in _exit exec; do
 	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" vforkcwd "$how" "$ROOT" "$ROOT/sub" "new-$how" 2>"$T/err")
 	check "vfork child chdir'd, then $how: parent's writable cwd allows the create (twin)" "$got" "create=ok"
 done
+
+# setns into a mount namespace moves the cwd to /: the cwd's record goes
+# (needs CAP_SYS_ADMIN; this very namespace, so nothing else changes)
+rel=${OUT#/}/secret.txt
+got=$(cd "$ROOT" && contained "$R" setns "$ROOT/sub" "$rel" 2>"$T/err")
+case $got in
+"setns=Operation not permitted"*) echo "# setns needs CAP_SYS_ADMIN: not checked" ;;
+*) check "setns(CLONE_NEWNS) moved the cwd to /: a relative open of an outside file is refused" \
+	"$got" "setns=ok open=Permission denied" ;;
+esac
+got=$(cd "$ROOT" && contained "$R" setns "$ROOT/sub" "${ROOT#/}/sub/a.txt" 2>"$T/err")
+case $got in
+"setns=Operation not permitted"*) ;;
+*) check "setns: the same relative open of a file in the root, from /, is allowed (twin)" \
+	"$got" "setns=ok open=ok" ;;
+esac
 finish

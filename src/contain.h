@@ -65,6 +65,8 @@ struct ct_policy {
 	int active;		/* 0: opted out, every call passes through */
 	int inherited;		/* taken from a parent's CONTAIN_POLICY */
 	unsigned kernel;	/* CT_LAYER_* in force (inherited from the parent) */
+	pid_t owner;		/* the process that loaded it: the only one filling
+				 * anchor records (src/resolve.c); 0: none does */
 	int ntrees, ndeny, nalias, nenv;
 	struct ct_tree trees[CT_MAX_TREES];	/* longest path first */
 	struct ct_str deny[CT_MAX_DENY];
@@ -214,9 +216,6 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * unshare, setns; freopen, chdir, fchdir, fts, exec). Every function is
  * async-signal-safe.
  */
-/* this process owns the records (at load, and in a fork child): a process
- * sharing the memory but not the table (a vfork child) fills none */
-void ct_records_claim(void);
 /* for good: the fd table or cwd is no longer this address space's alone
  * (unshare(CLONE_FILES or CLONE_FS), close_range(CLOSE_RANGE_UNSHARE)) */
 void ct_records_off(void);

@@ -526,7 +526,7 @@ void ct_repair_environ(const struct ct_policy *p)
 			env_put(p->env[i]);
 	}
 	drop_steering(p);
-	path = getenv("PATH");
+	path = ct_env_value("PATH");
 	if (path && (np = filter_path(p, path)) != NULL) {
 		env_put(np);
 		free(np);

@@ -11,9 +11,9 @@
  * for free. Every wrapper here forgets before and after the real call, so
  * that a check racing the close cannot leave a record behind.
  *
- * Only the process that loaded the library, and its fork children, fill
- * records (src/resolve.c checks getpid on a fill): a vfork child shares the
- * memory but not the table. What the records cannot see (a raw close or
+ * Only the process that loaded the library fills records (src/resolve.c
+ * checks getpid on a fill): a vfork child shares the memory but not the
+ * table. What the records cannot see (a raw close or
  * dup2 system call) is in SECURITY.md. The fd wrappers are as
  * async-signal-safe as their libc originals.
  */
@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/single_threaded.h>
 #include <unistd.h>
 
 #include "interpose.h"
@@ -45,30 +46,28 @@ int _IO_fclose(FILE *fp);
 int __endmntent(FILE *fp);
 
 /*
- * libc's close (a cancellation point, as close is), looked up when the
- * library loads: close is async-signal-safe and dlsym is not. Called before
- * that (another library's constructor), close is the system call itself.
+ * close as glibc 2.36 does it, without calling it (we export close, and
+ * looking libc's up with dlsym at every start costs page faults and is not
+ * async-signal-safe): the plain system call while the process is single
+ * threaded, else the system call with asynchronous cancellation enabled
+ * around it, which makes close the cancellation point it is.
  */
-static int (*real_close)(int);
-
-void ct_fd_init(void)
-{
-	if (!__atomic_load_n(&real_close, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&real_close, (int (*)(int))dlsym(RTLD_NEXT, "close"), __ATOMIC_RELEASE);
-	ct_records_claim();
-	/* fork copies the table: the child's records are its own. vfork and
-	 * raw clones run no handler, so theirs stay unclaimed (no fills) */
-	pthread_atfork(NULL, NULL, ct_records_claim);
-}
-
 static int close_fd(int fd)
 {
-	int (*fn)(int) = __atomic_load_n(&real_close, __ATOMIC_ACQUIRE);
 	int r, e;
 
 	ct_forget_fd(fd);
-	r = fn ? fn(fd) : (int)syscall(SYS_close, fd);
-	e = errno;
+	if (__libc_single_threaded) {
+		r = (int)syscall(SYS_close, fd);
+		e = errno;
+	} else {
+		int old;
+
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+		r = (int)syscall(SYS_close, fd);
+		e = errno;
+		pthread_setcanceltype(old, NULL);
+	}
 	ct_forget_fd(fd);
 	errno = e;
 	return r;

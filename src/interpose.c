@@ -33,7 +33,7 @@ static struct ct_policy *policy_ptr;
  * getenv, by hand: at start-up every child reads a dozen variables, and the
  * first call into libc's getenv faults its page in (~10 us here).
  */
-static const char *env_value(const char *name)
+const char *ct_env_value(const char *name)
 {
 	size_t n = 0;
 
@@ -75,7 +75,7 @@ static int landlock_in_force(void)
  */
 static void kernel_layers(struct ct_policy *p)
 {
-	const char *want = env_value("CONTAIN_LAYERS");
+	const char *want = ct_env_value("CONTAIN_LAYERS");
 	unsigned need, required;
 	char err[1024] = "";
 	int is_auto;
@@ -91,7 +91,7 @@ static void kernel_layers(struct ct_policy *p)
 		need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP;
 	if (!p->inherited) {
 		if (need & CT_LAYER_LANDLOCK) {
-			const char *ll = env_value("CONTAIN_LANDLOCKED");
+			const char *ll = ct_env_value("CONTAIN_LANDLOCKED");
 
 			if (ll && !strcmp(ll, "1") && landlock_in_force())
 				;	/* the launcher applied this policy's ruleset */
@@ -121,7 +121,7 @@ static void kernel_layers(struct ct_policy *p)
 	} else {
 		/* what the parent applied (or the launcher, before exec): it
 		 * comes with the policy snapshot, which a parent's exec restores */
-		const char *k = env_value("CONTAIN_KERNEL");
+		const char *k = ct_env_value("CONTAIN_KERNEL");
 		unsigned named = 0;
 		int named_auto;
 
@@ -161,15 +161,15 @@ static void load_policy(void)
 	size_t i;
 
 	memset(&e, 0, sizeof(e));
-	e.root = env_value("CONTAIN_ROOT");
-	e.read = env_value("CONTAIN_READ");
-	e.write = env_value("CONTAIN_WRITE");
-	e.deny = env_value("CONTAIN_DENY");
-	e.log = env_value("CONTAIN_LOG");
-	e.tmpdir = env_value("CONTAIN_TMPDIR");
-	e.optout = env_value("CONTAIN_OPTOUT");
-	e.preload = env_value("LD_PRELOAD");
-	e.serialized = env_value("CONTAIN_POLICY");
+	e.root = ct_env_value("CONTAIN_ROOT");
+	e.read = ct_env_value("CONTAIN_READ");
+	e.write = ct_env_value("CONTAIN_WRITE");
+	e.deny = ct_env_value("CONTAIN_DENY");
+	e.log = ct_env_value("CONTAIN_LOG");
+	e.tmpdir = ct_env_value("CONTAIN_TMPDIR");
+	e.optout = ct_env_value("CONTAIN_OPTOUT");
+	e.preload = ct_env_value("LD_PRELOAD");
+	e.serialized = ct_env_value("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
 	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0]) {
 		static char self[4096];
@@ -189,7 +189,7 @@ static void load_policy(void)
 	/* one mapping for the policy and its strings, read-only once built */
 	len = sizeof(*p) + 256 * 1024;
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = env_value(vars[i]);
+		const char *v = ct_env_value(vars[i]);
 
 		if (v)
 			len += 4 * strlen(v);
@@ -213,6 +213,8 @@ static void load_policy(void)
 	}
 	if (p->active)
 		kernel_layers(p);
+	/* the records' owner: a vfork or fork child (another pid) fills none */
+	p->owner = sys_getpid();
 	mprotect(p, len, PROT_READ);
 	policy_ptr = p;
 }
@@ -224,7 +226,7 @@ static void load_policy(void)
  */
 static void handshake(const struct ct_policy *p)
 {
-	const char *h = env_value("CONTAIN_HANDSHAKE");
+	const char *h = ct_env_value("CONTAIN_HANDSHAKE");
 	const char *v;
 	struct stat st;
 	char line[160];
@@ -276,7 +278,6 @@ const int ct_records_default = 1;
 
 __attribute__((constructor)) static void contain_init(void)
 {
-	ct_fd_init();
 	(void)ct_policy();
 }
 

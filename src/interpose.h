@@ -14,9 +14,8 @@
  */
 const struct ct_policy *ct_policy(void);
 
-/* src/fd.c: look up libc's close, claim the anchor records for this
- * process and for every fork child (at load) */
-void ct_fd_init(void);
+/* getenv without libc's (src/interpose.c): used at every start */
+const char *ct_env_value(const char *name);
 
 /* ptr == NULL, out of line: glibc declares some path arguments nonnull and
  * programs pass NULL all the same (src/exec.c). */

@@ -444,9 +444,6 @@ static long anchor_path(int dirfd, char *buf, size_t len)
 /* defined (1) by the preloaded library only (src/interpose.c) */
 extern const int ct_records_default __attribute__((weak));
 static int rec_off;		/* set for good by ct_records_off */
-/* the process whose fd table and cwd the records describe: a vfork child
- * (which shares this memory, not the table) fills none */
-static pid_t rec_owner;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
 static unsigned long long rec_fd[REC_FDS], rec_cwd;
 
@@ -454,11 +451,6 @@ static int records_on(void)
 {
 	return &ct_records_default && ct_records_default &&
 	       !__atomic_load_n(&rec_off, __ATOMIC_SEQ_CST);
-}
-
-void ct_records_claim(void)
-{
-	__atomic_store_n(&rec_owner, sys_getpid(), __ATOMIC_SEQ_CST);
 }
 
 void ct_records_off(void)
@@ -525,7 +517,12 @@ static int rec_get(int dirfd)
 	return (int)(v % 128) - 2;
 }
 
-static void rec_fill(int dirfd, int tree, unsigned long long gen0)
+/*
+ * Only the process that loaded the library fills records (p->owner, set at
+ * load): a vfork child shares this memory but not the fd table or cwd, and
+ * a fork child's table is its own from then on; both only read and forget.
+ */
+static void rec_fill(const struct ct_policy *p, int dirfd, int tree, unsigned long long gen0)
 {
 	unsigned long long *gen, *slot = rec_slot(dirfd, &gen);
 
@@ -533,7 +530,7 @@ static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
 		return;
 	/* one system call per fill (a miss), none per hit */
-	if (sys_getpid() != __atomic_load_n(&rec_owner, __ATOMIC_SEQ_CST))
+	if (!p->owner || sys_getpid() != p->owner)
 		return;
 	__atomic_store_n(slot, __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST) * 128 +
 			 (unsigned long long)(tree + 2), __ATOMIC_SEQ_CST);
@@ -557,7 +554,7 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	if (cacheable < 0)
 		return -1;
 	if (cacheable && (t = anchor_get(&id)) != -2) {
-		rec_fill(dirfd, t, gen0);
+		rec_fill(p, dirfd, t, gen0);
 		return t;
 	}
 	n = anchor_path(dirfd, buf, sizeof(buf));
@@ -569,7 +566,7 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	}
 	if (cacheable)
 		anchor_put(&id, t);
-	rec_fill(dirfd, t, gen0);
+	rec_fill(p, dirfd, t, gen0);
 	return t;
 }
 

@@ -216,6 +216,8 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * unshare, setns; freopen, chdir, fchdir, fts, exec). Every function is
  * async-signal-safe.
  */
+/* > 0 while a vfork child shares this memory: no record is filled */
+extern int ct_rec_frozen;
 /* for good: the fd table or cwd is no longer this address space's alone
  * (unshare(CLONE_FILES or CLONE_FS), close_range(CLOSE_RANGE_UNSHARE)) */
 void ct_records_off(void);

@@ -24,6 +24,7 @@
 #include <mntent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/single_threaded.h>
@@ -44,31 +45,29 @@ int __close(int fd);
 int __dup2(int oldfd, int newfd);
 int _IO_fclose(FILE *fp);
 int __endmntent(FILE *fp);
+int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
 
 /*
- * close as glibc 2.36 does it, without calling it (we export close, and
- * looking libc's up with dlsym at every start costs page faults and is not
- * async-signal-safe): the plain system call while the process is single
- * threaded, else the system call with asynchronous cancellation enabled
- * around it, which makes close the cancellation point it is.
+ * close without calling libc's (we export close, and looking libc's up with
+ * dlsym at every start costs page faults and is not async-signal-safe):
+ * the system call, and, once the process has threads, a cancellation point
+ * on each side of it (glibc lets a cancellation act during a blocked close;
+ * here it acts as the call returns).
  */
 static int close_fd(int fd)
 {
-	int r, e;
+	int threads = !__libc_single_threaded, r, e;
 
+	/* the cancellation point before and after, not during: a thread
+	 * cancelled inside the call would skip the second forget */
+	if (threads)
+		pthread_testcancel();
 	ct_forget_fd(fd);
-	if (__libc_single_threaded) {
-		r = (int)syscall(SYS_close, fd);
-		e = errno;
-	} else {
-		int old;
-
-		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
-		r = (int)syscall(SYS_close, fd);
-		e = errno;
-		pthread_setcanceltype(old, NULL);
-	}
+	r = (int)syscall(SYS_close, fd);
+	e = errno;
 	ct_forget_fd(fd);
+	if (threads)
+		pthread_testcancel();
 	errno = e;
 	return r;
 }
@@ -269,10 +268,11 @@ API void _Exit(int status)
 		syscall(SYS_exit_group, status);
 }
 
-/* joining a mount namespace moves the root and the cwd */
+/* joining a mount namespace moves the root and the cwd; a pid namespace
+ * makes process ids (which the records' owner check compares) ambiguous */
 API int setns(int fd, int nstype)
 {
-	if (nstype == 0 || (nstype & CLONE_NEWNS))
+	if (nstype == 0 || (nstype & (CLONE_NEWNS | CLONE_NEWPID)))
 		ct_records_off();
 	return (int)syscall(SYS_setns, fd, nstype);
 }
@@ -281,7 +281,98 @@ API int unshare(int flags)
 {
 	/* a table or cwd of this thread's own: the records (one per address
 	 * space) could no longer tell whose number they describe */
-	if (flags & (CLONE_FILES | CLONE_FS | CLONE_NEWNS))
+	if (flags & (CLONE_FILES | CLONE_FS | CLONE_NEWNS | CLONE_NEWPID))
 		ct_records_off();
 	return (int)syscall(SYS_unshare, flags);
 }
+
+/*
+ * clone: a child sharing this memory but not the fd table or cwd (or in a
+ * new pid namespace) would make the records ambiguous: off for good.
+ * Threads (CLONE_VM with CLONE_FILES and CLONE_FS) and fork-like children
+ * leave them on.
+ */
+typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
+
+static int clone_common(int (*fn)(void *), void *stack, int flags, void *arg, va_list ap)
+{
+	static clone_fn real;
+	pid_t *ptid = va_arg(ap, pid_t *);
+	void *tls = va_arg(ap, void *);
+	pid_t *ctid = va_arg(ap, pid_t *);
+
+	if (((flags & CLONE_VM) && (flags & (CLONE_FILES | CLONE_FS)) != (CLONE_FILES | CLONE_FS)) ||
+	    (flags & CLONE_NEWPID))
+		ct_records_off();
+	if (!real)
+		real = (clone_fn)dlsym(RTLD_NEXT, "clone");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(fn, stack, flags, arg, ptid, tls, ctid);
+}
+
+API int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, arg);
+	r = clone_common(fn, stack, flags, arg, ap);
+	va_end(ap);
+	return r;
+}
+
+API int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, arg);
+	r = clone_common(fn, stack, flags, arg, ap);
+	va_end(ap);
+	return r;
+}
+
+/*
+ * vfork: the child shares this memory (records included) but not the fd
+ * table or cwd, and runs wrappers until its exec or exit. Fills stop from
+ * before the system call until the parent resumes (ct_rec_frozen); then
+ * everything is forgotten. The child returns on the caller's stack, so this
+ * is glibc's vfork (x86-64) with one locked increment before the call and,
+ * in the parent only, a tail call to ct_vfork_parent.
+ */
+long ct_vfork_parent(long r);
+
+long ct_vfork_parent(long r)
+{
+	__atomic_sub_fetch(&ct_rec_frozen, 1, __ATOMIC_SEQ_CST);
+	ct_forget_all();
+	if ((unsigned long)r >= (unsigned long)-4095L) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+__asm__(".text\n"
+	".globl vfork\n"
+	".type vfork, @function\n"
+	".globl __vfork\n"
+	".type __vfork, @function\n"
+	"vfork:\n"
+	"__vfork:\n"
+	"	endbr64\n"
+	"	lock incl ct_rec_frozen(%rip)\n"
+	"	popq %rdi\n"		/* the return address survives the child */
+	"	movl $58, %eax\n"	/* SYS_vfork */
+	"	syscall\n"
+	"	pushq %rdi\n"
+	"	testq %rax, %rax\n"
+	"	jz 1f\n"
+	"	movq %rax, %rdi\n"
+	"	jmp ct_vfork_parent\n"	/* returns to the caller */
+	"1:	ret\n"
+	".size vfork, .-vfork\n"
+	".size __vfork, .-__vfork\n");

@@ -296,5 +296,9 @@ int ct_checked_open(const struct ct_policy *p, const char *op, int dirfd, const 
 	fd = ct_open(p, &rq, v);
 	if (fd < 0 && v->reason != CT_OK)
 		ct_report(p, op, path, v);
+	/* a number just handed out has no history: should a record of it
+	 * have outlived a close libc made out of sight, it goes now */
+	if (fd >= 0)
+		ct_forget_fd(fd);
 	return fd;
 }

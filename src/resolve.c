@@ -444,6 +444,8 @@ static long anchor_path(int dirfd, char *buf, size_t len)
 /* defined (1) by the preloaded library only (src/interpose.c) */
 extern const int ct_records_default __attribute__((weak));
 static int rec_off;		/* set for good by ct_records_off */
+/* > 0 while a vfork child lives (src/fd.c vfork): no fills at all */
+int ct_rec_frozen;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
 static unsigned long long rec_fd[REC_FDS], rec_cwd;
 
@@ -530,7 +532,7 @@ static void rec_fill(const struct ct_policy *p, int dirfd, int tree, unsigned lo
 	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
 		return;
 	/* one system call per fill (a miss), none per hit */
-	if (!p->owner || sys_getpid() != p->owner)
+	if (__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST) || !p->owner || sys_getpid() != p->owner)
 		return;
 	__atomic_store_n(slot, __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST) * 128 +
 			 (unsigned long long)(tree + 2), __ATOMIC_SEQ_CST);

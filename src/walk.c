@@ -38,6 +38,18 @@ struct walker {
 	int nseen, cap;
 };
 
+/*
+ * Close a descriptor of the walk's own, which was open while the caller's
+ * callback ran: the callback may have used its number as a dirfd, and an
+ * anchor record of it must not outlive it.
+ */
+static void close_own(int fd)
+{
+	ct_forget_fd(fd);
+	sys_close(fd);
+	ct_forget_fd(fd);
+}
+
 /* 0: go on; FTW_STOP etc. or another nonzero value: stop with it. */
 static int call(struct walker *w, const char *path, const struct stat *st, int type,
 		int base, int level)
@@ -150,7 +162,7 @@ static int walk_dir(struct walker *w, char **buf, size_t *cap, size_t len, int l
 		if (fchdir(dirfd(d)) < 0) {
 			closedir(d);
 			if (saved >= 0)
-				sys_close(saved);
+				close_own(saved);
 			return -2;
 		}
 	}
@@ -184,7 +196,7 @@ static int walk_dir(struct walker *w, char **buf, size_t *cap, size_t len, int l
 		ct_forget_cwd();
 		syscall(SYS_fchdir, saved);
 		ct_forget_cwd();
-		sys_close(saved);
+		close_own(saved);
 	}
 	return r;
 }
@@ -218,7 +230,7 @@ static int start(struct walker *w, const char *path)
 		ct_forget_cwd();
 		syscall(SYS_fchdir, cwd);
 		ct_forget_cwd();
-		sys_close(cwd);
+		close_own(cwd);
 	}
 	if (r == FTW_SKIP_SIBLINGS)
 		r = 0;

@@ -77,7 +77,8 @@ static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_
 				       "close", "close_range", "closefrom", "dup2", "dup3", "fclose",
 				       "fcloseall", "closedir", "daemon", "_exit", "_Exit", "unshare",
 				       "fts_close", "fts64_close", "__close", "__dup2", "_IO_fclose",
-				       "endmntent", "__endmntent", "setns", NULL };
+				       "endmntent", "__endmntent", "setns", "vfork", "__vfork", "clone",
+				       "__clone", NULL };
 
 static int in(const char *s, const char *const *list)
 {

@@ -24,6 +24,16 @@
  *             (the twin), then freopen(RODIR) on the stream (glibc puts the
  *             new file at the same number) and a create through it again:
  *             "create=ERR"
+ *        records ftwcb DIR NAME OUTFD
+ *             nftw(DIR, FTW_CHDIR) from DIR's parent; the callback uses the
+ *             walk's own cwd descriptor (the lowest free number) as a
+ *             dirfd; after the walk, OUTFD's directory goes to that number
+ *        records reuse DIR NAME OUTFD
+ *             fork a child A and exit; A vforks until a child gets this
+ *             process's old pid (the owner the library recorded); that
+ *             child puts DIR at OUTFD's number, checks NAME through it and
+ *             is killed; then A asks through its own OUTFD (outside):
+ *             "pid reused ... stat=ERR open=ERR" (or "pid not reused")
  *        records setns DIR NAME
  *             cwd DIR (inside), a relative stat, then setns into this very
  *             mount namespace (the kernel moves the cwd to /); then
@@ -35,6 +45,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
 #include <mntent.h>
 #include <sched.h>
 #include <stdio.h>
@@ -213,6 +225,67 @@ static int reopened(const char *rw, const char *ro, const char *name)
 	return 0;
 }
 
+static int lowest_free;
+
+static int on_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	struct stat st;
+
+	(void)path, (void)sb, (void)type, (void)ftw;
+	(void)fstatat(lowest_free, "a.txt", &st, AT_SYMLINK_NOFOLLOW);
+	return 0;
+}
+
+static int ftwcb(const char *dir, const char *name, int outfd)
+{
+	lowest_free = fcntl(outfd, F_DUPFD_CLOEXEC, 0);	/* a number, freed */
+	if (lowest_free < 0)
+		return 1;
+	close(lowest_free);
+	if (nftw(dir, on_entry, 8, FTW_CHDIR) != 0 || fcntl(outfd, F_DUPFD, lowest_free) != lowest_free)
+		return 1;
+	ask(lowest_free, name);
+	return 0;
+}
+
+static int reuse(const char *dir, const char *name, int outfd)
+{
+	pid_t owner = getpid(), c = -1;
+	int st = 0;
+	long i;
+
+	if (fork() != 0)
+		return 0;	/* the owner exits: its pid is free */
+	usleep(100000);
+	for (i = 0; i < 70000; i++) {
+		c = vfork();
+		if (c == 0) {
+			struct stat s;
+			int n;
+
+			if (getpid() != owner)
+				_exit(0);
+			n = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			close(outfd);
+			if (n < 0 || fcntl(n, F_DUPFD, outfd) != outfd)
+				_exit(8);
+			(void)fstatat(outfd, name, &s, AT_SYMLINK_NOFOLLOW);
+			raise(SIGKILL);
+		}
+		if (c < 0 || waitpid(c, &st, 0) != c)
+			return 1;
+		if (c == owner)
+			break;
+	}
+	if (c != owner) {
+		puts("pid not reused");
+		return 0;
+	}
+	printf("pid reused, child %s: ", WIFSIGNALED(st) ? "killed" : "exited");
+	ask(outfd, name);
+	return 0;
+}
+
 static int in_ns(const char *dir, const char *name)
 {
 	struct stat s;
@@ -246,6 +319,10 @@ int main(int argc, char **argv)
 		return swap(argv[2], argv[3], argv[4], atoi(argv[5]));
 	if (argc == 6 && !strcmp(argv[1], "vfork"))
 		return vforked(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 5 && !strcmp(argv[1], "ftwcb"))
+		return ftwcb(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "reuse"))
+		return reuse(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "freopen"))
 		return reopened(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "setns"))

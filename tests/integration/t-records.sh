@@ -67,6 +67,29 @@ for how in _exit exit exec execrel; do
 	check "vfork child chdir'd, then $how: parent's writable cwd allows the create (twin)" "$got" "create=ok"
 done
 
+# nftw(FTW_CHDIR) holds a descriptor of its own while the callback runs:
+# a record the callback made of its number must not outlive it
+got=$(cd "$ROOT" && contained "$R" ftwcb sub secret.txt 7 7<"$OUT" 2>"$T/err")
+check "nftw(FTW_CHDIR)'s own descriptor, used by the callback, then an outside dir at its number: refused" \
+	"$got" "stat=Permission denied open=Permission denied"
+got=$(cd "$ROOT" && contained "$R" ftwcb sub a.txt 7 7<"$ROOT/sub" 2>"$T/err")
+check "nftw(FTW_CHDIR), then an inside dir at the number: allowed (twin)" "$got" "stat=ok open=ok"
+
+# a vfork child that happens to get the loading process's old pid (the
+# owner the records trust) fills nothing: fills stop while a vfork child
+# lives. Cycles pids (pid_max $(cat /proc/sys/kernel/pid_max 2>/dev/null)) until one is reused.
+pm=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 0)
+if [ "$pm" -gt 0 ] && [ "$pm" -le 65536 ]; then
+	got=$(contained timeout 120 "$R" reuse "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
+	case $got in
+	"pid not reused") echo "# the owner's pid did not come back: not checked" ;;
+	*) check "vfork child with the owner's recycled pid filled nothing: the parent's outside fd is refused" \
+		"$got" "pid reused, child killed: stat=Permission denied open=Permission denied" ;;
+	esac
+else
+	echo "# pid_max $pm: cycling pids would take too long, not checked"
+fi
+
 # setns into a mount namespace moves the cwd to /: the cwd's record goes
 # (needs CAP_SYS_ADMIN; this very namespace, so nothing else changes)
 rel=${OUT#/}/secret.txt

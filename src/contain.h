@@ -216,6 +216,10 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * unshare, setns; freopen, chdir, fchdir, fts, exec). Every function is
  * async-signal-safe.
  */
+/* Unmap the walk's kept scratch (24 KiB): after the policy is resolved at
+ * load, so that only a process that walks later keeps it resident. */
+void ct_scratch_release(void);
+
 /* > 0 while a vfork child shares this memory: no record is filled */
 extern int ct_rec_frozen;
 /* for good: the fd table or cwd is no longer this address space's alone

@@ -216,6 +216,9 @@ static void load_policy(void)
 	/* the records' owner: a vfork or fork child (another pid) fills none */
 	p->owner = sys_getpid();
 	mprotect(p, len, PROT_READ);
+	/* the resolution's walks kept a scratch mapping: not every process
+	 * walks again, so it is not kept resident for them */
+	ct_scratch_release();
 	policy_ptr = p;
 }
 

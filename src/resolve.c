@@ -448,6 +448,20 @@ static int rec_off;		/* set for good by ct_records_off */
 int ct_rec_frozen;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
 static unsigned long long rec_fd[REC_FDS], rec_cwd;
+/*
+ * 1 until a fill announces itself (2): before that no record exists and a
+ * forget has nothing to do, so close, exec and chdir write no page for the
+ * records (a page fault at every start where a fault costs 10 us). In
+ * .data, initialised, so that reading it faults no fresh page either. A
+ * fill sets 2 before it reads the generation it checks against, so a forget
+ * that ran before it saw 1 happened before the fill's statx.
+ */
+static int rec_state = 1;
+
+static int rec_maybe(void)
+{
+	return __atomic_load_n(&rec_state, __ATOMIC_SEQ_CST) == 2;
+}
 
 static int records_on(void)
 {
@@ -463,7 +477,7 @@ void ct_records_off(void)
 
 void ct_forget_fd(int fd)
 {
-	if (!records_on() || fd < 0 || fd >= REC_FDS)
+	if (!rec_maybe() || fd < 0 || fd >= REC_FDS)
 		return;
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&rec_fd[fd], 0, __ATOMIC_SEQ_CST);
@@ -473,7 +487,7 @@ void ct_forget_fds_from(unsigned lo, unsigned hi)
 {
 	unsigned i;
 
-	if (!records_on() || lo >= REC_FDS)
+	if (!rec_maybe() || lo >= REC_FDS)
 		return;
 	if (hi >= REC_FDS)
 		hi = REC_FDS - 1;
@@ -484,12 +498,16 @@ void ct_forget_fds_from(unsigned lo, unsigned hi)
 
 void ct_forget_cwd(void)
 {
+	if (!rec_maybe())
+		return;
 	__atomic_add_fetch(&rec_cwd_gen, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&rec_cwd, 0, __ATOMIC_SEQ_CST);
 }
 
 void ct_forget_all(void)
 {
+	if (!rec_maybe())
+		return;
 	/* a new epoch retires every record at once: no loop over the table */
 	__atomic_add_fetch(&rec_epoch, 1, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
@@ -550,8 +568,11 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 
 	if ((t = rec_get(dirfd)) != -2)
 		return t;
-	if (rec_slot(dirfd, &gen))
+	if (rec_slot(dirfd, &gen)) {
+		if (!rec_maybe())
+			__atomic_store_n(&rec_state, 2, __ATOMIC_SEQ_CST);
 		gen0 = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
+	}
 	cacheable = dir_ident(dirfd, &id);
 	if (cacheable < 0)
 		return -1;
@@ -1103,6 +1124,14 @@ static void scratch_give(char *m)
 	char *none = NULL;
 
 	if (!__atomic_compare_exchange_n(&scratch_slot, &none, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		munmap(m, SCRATCH_LEN);
+}
+
+void ct_scratch_release(void)
+{
+	char *m = __atomic_exchange_n(&scratch_slot, NULL, __ATOMIC_ACQ_REL);
+
+	if (m)
 		munmap(m, SCRATCH_LEN);
 }
 

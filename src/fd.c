@@ -287,10 +287,10 @@ API int unshare(int flags)
 }
 
 /*
- * clone: a child sharing this memory but not the fd table or cwd (or in a
- * new pid namespace) would make the records ambiguous: off for good.
- * Threads (CLONE_VM with CLONE_FILES and CLONE_FS) and fork-like children
- * leave them on.
+ * clone: a child sharing this memory but not the fd table and cwd, or
+ * sharing the table or cwd but not the memory (or in a new pid namespace),
+ * would make the records one-sided: off for good. Threads (all three
+ * shared) and fork-like children (none) leave them on.
  */
 typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
 
@@ -301,8 +301,14 @@ static int clone_common(int (*fn)(void *), void *stack, int flags, void *arg, va
 	void *tls = va_arg(ap, void *);
 	pid_t *ctid = va_arg(ap, pid_t *);
 
-	if (((flags & CLONE_VM) && (flags & (CLONE_FILES | CLONE_FS)) != (CLONE_FILES | CLONE_FS)) ||
-	    (flags & CLONE_NEWPID))
+	int shared = flags & (CLONE_FILES | CLONE_FS);
+
+	/* the records stay true only if the child shares all three (a thread)
+	 * or none (a fork): memory with a table or cwd of its own, or a shared
+	 * table or cwd with memory of its own, would make them one-sided */
+	if ((flags & CLONE_VM) ? shared != (CLONE_FILES | CLONE_FS) : shared != 0)
+		ct_records_off();
+	if (flags & CLONE_NEWPID)
 		ct_records_off();
 	if (!real)
 		real = (clone_fn)dlsym(RTLD_NEXT, "clone");
@@ -363,16 +369,22 @@ __asm__(".text\n"
 	".type __vfork, @function\n"
 	"vfork:\n"
 	"__vfork:\n"
+	"	.cfi_startproc\n"
 	"	endbr64\n"
 	"	lock incl ct_rec_frozen(%rip)\n"
 	"	popq %rdi\n"		/* the return address survives the child */
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	.cfi_register %rip, %rdi\n"
 	"	movl $58, %eax\n"	/* SYS_vfork */
 	"	syscall\n"
 	"	pushq %rdi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	.cfi_rel_offset %rip, 0\n"
 	"	testq %rax, %rax\n"
 	"	jz 1f\n"
 	"	movq %rax, %rdi\n"
 	"	jmp ct_vfork_parent\n"	/* returns to the caller */
 	"1:	ret\n"
+	"	.cfi_endproc\n"
 	".size vfork, .-vfork\n"
 	".size __vfork, .-__vfork\n");

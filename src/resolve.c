@@ -460,6 +460,9 @@ static int rec_state = 1;
 
 static int rec_maybe(void)
 {
+	/* the close (or dup2, chdir) this forget follows is ordered before
+	 * the load without relying on the kernel's own barriers */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return __atomic_load_n(&rec_state, __ATOMIC_SEQ_CST) == 2;
 }
 

@@ -34,6 +34,11 @@
  *             child puts DIR at OUTFD's number, checks NAME through it and
  *             is killed; then A asks through its own OUTFD (outside):
  *             "pid reused ... stat=ERR open=ERR" (or "pid not reused")
+ *        records clonefiles|clonefs RWDIR RODIR NAME
+ *             a libc clone() child with its own memory shares the fd table
+ *             (or the cwd) and moves the parent's recorded dirfd (or cwd)
+ *             from RWDIR to RODIR; then the parent creates NAME through it:
+ *             "create=ERR"
  *        records setns DIR NAME
  *             cwd DIR (inside), a relative stat, then setns into this very
  *             mount namespace (the kernel moves the cwd to /); then
@@ -286,6 +291,48 @@ static int reuse(const char *dir, const char *name, int outfd)
 	return 0;
 }
 
+static int clone_fd = -1;
+static const char *clone_dir;
+
+static int clone_child(void *arg)
+{
+	int n;
+
+	if (arg)	/* the cwd */
+		return chdir(clone_dir) == 0 ? 0 : 3;
+	n = open(clone_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return n >= 0 && dup2(n, clone_fd) == clone_fd ? 0 : 3;
+}
+
+static int cloned(const char *how, const char *rw, const char *ro, const char *name)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int fs = !strcmp(how, "clonefs"), st, c;
+	struct stat s;
+	pid_t pid;
+
+	clone_dir = ro;
+	if (fs) {
+		if (chdir(rw) != 0 || stat(".", &s) != 0)
+			return 1;
+	} else {
+		clone_fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (clone_fd < 0 || fstatat(clone_fd, ".", &s, 0) != 0 ||
+		    fstatat(clone_fd, "a.txt", &s, AT_SYMLINK_NOFOLLOW) != 0)
+			return 1;
+	}
+	pid = clone(clone_child, stack + sizeof(stack), (fs ? CLONE_FS : CLONE_FILES) | SIGCHLD,
+		    fs ? (void *)1 : NULL);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "records: the clone child failed\n");
+		return 1;
+	}
+	c = fs ? open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)
+	       : openat(clone_fd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	printf("create=%s\n", res(c));
+	return 0;
+}
+
 static int in_ns(const char *dir, const char *name)
 {
 	struct stat s;
@@ -319,6 +366,8 @@ int main(int argc, char **argv)
 		return swap(argv[2], argv[3], argv[4], atoi(argv[5]));
 	if (argc == 6 && !strcmp(argv[1], "vfork"))
 		return vforked(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 5 && (!strcmp(argv[1], "clonefiles") || !strcmp(argv[1], "clonefs")))
+		return cloned(argv[1], argv[2], argv[3], argv[4]);
 	if (argc == 5 && !strcmp(argv[1], "ftwcb"))
 		return ftwcb(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "reuse"))

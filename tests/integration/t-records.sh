@@ -90,6 +90,16 @@ else
 	echo "# pid_max $pm: cycling pids would take too long, not checked"
 fi
 
+# a clone() child with memory of its own but the parent's fd table (or
+# cwd) moves what the parent's record describes: records go off
+for how in clonefiles clonefs; do
+	rm -f "$T/ro/made-by-$how" "$ROOT/sub/made-by-$how"
+	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" "$how" "$ROOT/sub" "$T/ro" "made-by-$how" 2>"$T/err")
+	check "$how: a clone child moved the parent's recorded directory to a read-only one: the create is refused" \
+		"$got" "create=Permission denied"
+	check "$how: nothing was created in the read-only tree" "$(ls "$T/ro" | grep -c "made-by-$how")" 0
+done
+
 # setns into a mount namespace moves the cwd to /: the cwd's record goes
 # (needs CAP_SYS_ADMIN; this very namespace, so nothing else changes)
 rel=${OUT#/}/secret.txt

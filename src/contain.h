@@ -216,6 +216,21 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
  * unshare, setns; freopen, chdir, fchdir, fts, exec). Every function is
  * async-signal-safe.
  */
+/*
+ * A mapping of len bytes kept for the next call instead of mmap and munmap
+ * (and fresh page faults) each time: one slot, taken and given back
+ * atomically; a caller that finds it empty (another thread, an interrupted
+ * call under a signal handler) maps its own, and a give that finds it full
+ * unmaps. Async-signal-safe. take: NULL when out of memory.
+ */
+struct ct_kept {
+	char *slot;
+	size_t len;
+};
+char *ct_kept_take(struct ct_kept *k);
+void ct_kept_give(struct ct_kept *k, char *m);
+void ct_kept_release(struct ct_kept *k);
+
 /* Unmap the walk's kept scratch (24 KiB): after the policy is resolved at
  * load, so that only a process that walks later keeps it resident. */
 void ct_scratch_release(void);

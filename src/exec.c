@@ -130,33 +130,13 @@ static void free_env(struct envbuf *b)
 }
 
 /*
- * posix_spawn's scratch (4 pages), kept for the next call: a fresh mapping
- * costs mmap, munmap and a page fault per page touched at every spawn
- * (about 40 us here). One slot, taken and given back atomically: a thread
- * or signal handler that finds it empty maps its own. Only the parent side
- * of posix_spawn uses it; an exec wrapper may run in a vfork child, whose
- * exec would leave the slot empty for good (a leak per exec), so they map.
+ * posix_spawn's scratch (4 pages), kept for the next call (ct_kept): a
+ * fresh mapping costs mmap, munmap and a page fault per page touched at
+ * every spawn (about 40 us here). Only the parent side of posix_spawn uses
+ * it; an exec wrapper may run in a vfork child, whose exec would leave the
+ * slot empty for good (a leak per exec), so they map.
  */
-#define SPAWN_SCRATCH (4 * 4096)
-static char *spawn_slot;
-
-static char *spawn_scratch_take(void)
-{
-	char *b = __atomic_exchange_n(&spawn_slot, NULL, __ATOMIC_ACQ_REL);
-
-	if (b)
-		return b;
-	b = mmap(NULL, SPAWN_SCRATCH, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return b == MAP_FAILED ? NULL : b;
-}
-
-static void spawn_scratch_give(char *b)
-{
-	char *none = NULL;
-
-	if (!__atomic_compare_exchange_n(&spawn_slot, &none, b, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		munmap(b, SPAWN_SCRATCH);
-}
+static struct ct_kept spawn_scratch = { NULL, 4 * 4096 };
 
 /*
  * Set "NAME=value" (entry persists) in environ by hand: programs such as
@@ -1533,7 +1513,7 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 		return ENOSYS;
 	/* [0] the child's cwd, [4096] scratch, [8192] the program's real path,
 	 * [12288] the child's environment when it fits */
-	buf = spawn_scratch_take();
+	buf = ct_kept_take(&spawn_scratch);
 	if (!buf)
 		return ENOMEM;
 	r = check_file_actions(p, op, fa, buf, buf + 4096);
@@ -1562,7 +1542,7 @@ static int spawn_checked(const struct ct_policy *p, const char *op, pid_t *pid, 
 	r = fn(pid, buf + 8192, fa, attr, argv, eb.env);
 	free_env(&eb);
 out:
-	spawn_scratch_give(buf);
+	ct_kept_give(&spawn_scratch, buf);
 	if (fd >= 0)
 		sys_close(fd);
 	return r;

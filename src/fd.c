@@ -54,7 +54,7 @@ int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
  * on each side of it (glibc lets a cancellation act during a blocked close;
  * here it acts as the call returns).
  */
-static int close_fd(int fd)
+API int close(int fd)
 {
 	int threads = !__libc_single_threaded, r, e;
 
@@ -72,17 +72,10 @@ static int close_fd(int fd)
 	return r;
 }
 
-/* libc exports close, __close, dup2, __dup2, fclose and _IO_fclose: the
- * aliases are callable by programs too, so each is wrapped */
-API int close(int fd)
-{
-	return close_fd(fd);
-}
-
-API int __close(int fd)
-{
-	return close_fd(fd);
-}
+/* libc exports close, __close, dup2, __dup2, fclose, _IO_fclose, endmntent,
+ * __endmntent, _exit, _Exit, clone and __clone: the second names are
+ * callable by programs too, so each is the same wrapper under both names */
+API int __close(int fd) __attribute__((alias("close")));
 
 /* A stream's fd closed inside libc (fclose, _IO_fclose, endmntent); *slot
  * caches libc's entry point (neither is async-signal-safe: dlsym may run). */
@@ -138,7 +131,7 @@ API void closefrom(int lo)
 	ct_forget_fds_from(from, ~0U);
 }
 
-static int dup2_fd(int oldfd, int newfd)
+API int __dup2(int oldfd, int newfd)
 {
 	int r, e;
 
@@ -156,15 +149,7 @@ static int dup2_fd(int oldfd, int newfd)
 	return r;
 }
 
-API int dup2(int oldfd, int newfd)
-{
-	return dup2_fd(oldfd, newfd);
-}
-
-API int __dup2(int oldfd, int newfd)
-{
-	return dup2_fd(oldfd, newfd);
-}
+API int dup2(int oldfd, int newfd) __attribute__((alias("__dup2")));
 
 API int dup3(int oldfd, int newfd, int flags)
 {
@@ -185,21 +170,15 @@ API int fclose(FILE *fp)
 	return close_stream(&real_fclose, "fclose", fp);
 }
 
-API int _IO_fclose(FILE *fp)
-{
-	return close_stream(&real_fclose, "fclose", fp);
-}
+API int _IO_fclose(FILE *fp) __attribute__((alias("fclose")));
 
 /* setmntent's stream is the checked fopen's: it may hold a directory */
-API int endmntent(FILE *fp)
-{
-	return close_stream(&real_endmntent, "endmntent", fp);
-}
-
 API int __endmntent(FILE *fp)
 {
 	return close_stream(&real_endmntent, "endmntent", fp);
 }
+
+API int endmntent(FILE *fp) __attribute__((alias("__endmntent")));
 
 API int fcloseall(void)
 {
@@ -261,12 +240,7 @@ API void _exit(int status)
 		syscall(SYS_exit_group, status);
 }
 
-API void _Exit(int status)
-{
-	ct_forget_all();
-	for (;;)
-		syscall(SYS_exit_group, status);
-}
+API void _Exit(int status) __attribute__((alias("_exit")));
 
 /* joining a mount namespace moves the root and the cwd; a pid namespace
  * makes process ids (which the records' owner check compares) ambiguous */
@@ -294,14 +268,19 @@ API int unshare(int flags)
  */
 typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
 
-static int clone_common(int (*fn)(void *), void *stack, int flags, void *arg, va_list ap)
+API int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 {
 	static clone_fn real;
-	pid_t *ptid = va_arg(ap, pid_t *);
-	void *tls = va_arg(ap, void *);
-	pid_t *ctid = va_arg(ap, pid_t *);
-
 	int shared = flags & (CLONE_FILES | CLONE_FS);
+	pid_t *ptid, *ctid;
+	void *tls;
+	va_list ap;
+
+	va_start(ap, arg);
+	ptid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, pid_t *);
+	va_end(ap);
 
 	/* the records stay true only if the child shares all three (a thread)
 	 * or none (a fork): memory with a table or cwd of its own, or a shared
@@ -320,26 +299,7 @@ static int clone_common(int (*fn)(void *), void *stack, int flags, void *arg, va
 }
 
 API int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, arg);
-	r = clone_common(fn, stack, flags, arg, ap);
-	va_end(ap);
-	return r;
-}
-
-API int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, arg);
-	r = clone_common(fn, stack, flags, arg, ap);
-	va_end(ap);
-	return r;
-}
+	__attribute__((alias("__clone")));
 
 /*
  * vfork: the child shares this memory (records included) but not the fd

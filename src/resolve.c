@@ -1101,41 +1101,45 @@ static int walk(struct walk *w)
 	}
 }
 
+/* A mapping kept for the next call (src/contain.h). */
+char *ct_kept_take(struct ct_kept *k)
+{
+	char *m = __atomic_exchange_n(&k->slot, NULL, __ATOMIC_ACQ_REL);
+
+	if (m)
+		return m;
+	m = mmap(NULL, k->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+void ct_kept_give(struct ct_kept *k, char *m)
+{
+	char *none = NULL;
+
+	if (!__atomic_compare_exchange_n(&k->slot, &none, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		munmap(m, k->len);
+}
+
+void ct_kept_release(struct ct_kept *k)
+{
+	char *m = __atomic_exchange_n(&k->slot, NULL, __ATOMIC_ACQ_REL);
+
+	if (m)
+		munmap(m, k->len);
+}
+
 /*
  * The walk's scratch, kept for the next walk: mapping it afresh costs mmap,
  * munmap and a page fault for each page touched (some 60 us a walk where a
  * fault costs 10 us). Not on the stack: a signal handler may walk on an 8
- * KiB alternate stack. One slot, taken and given back atomically: a walk
- * that finds it empty (another thread's, or the one a signal handler
- * interrupted) maps its own. A vfork child gives it back before its exec:
- * every walk ends before the exec wrapper executes.
+ * KiB alternate stack. A vfork child gives it back before its exec: every
+ * walk ends before the exec wrapper executes.
  */
-static char *scratch_slot;
-
-static char *scratch_take(void)
-{
-	char *m = __atomic_exchange_n(&scratch_slot, NULL, __ATOMIC_ACQ_REL);
-
-	if (m)
-		return m;
-	m = mmap(NULL, SCRATCH_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return m == MAP_FAILED ? NULL : m;
-}
-
-static void scratch_give(char *m)
-{
-	char *none = NULL;
-
-	if (!__atomic_compare_exchange_n(&scratch_slot, &none, m, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		munmap(m, SCRATCH_LEN);
-}
+static struct ct_kept walk_scratch = { NULL, SCRATCH_LEN };
 
 void ct_scratch_release(void)
 {
-	char *m = __atomic_exchange_n(&scratch_slot, NULL, __ATOMIC_ACQ_REL);
-
-	if (m)
-		munmap(m, SCRATCH_LEN);
+	ct_kept_release(&walk_scratch);
 }
 
 static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdict *v)
@@ -1145,7 +1149,7 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 	size_t plen = strlen(rq->path);
 	int fd, e;
 
-	mem = scratch_take();
+	mem = ct_kept_take(&walk_scratch);
 	if (!mem) {
 		v->reason = CT_UNVERIFIABLE;
 		v->detail = "out of memory";
@@ -1229,7 +1233,7 @@ static int walk_from(const struct ct_policy *p, const struct ct_req *rq, struct 
 out:
 	e = errno;
 	set_fd(&w, -1, 0);
-	scratch_give(mem);
+	ct_kept_give(&walk_scratch, mem);
 	errno = e;
 	return fd;
 }

@@ -1090,18 +1090,6 @@ API int execveat(int dirfd, const char *path, char *const argv[], char *const en
 	return exec_checked(p, "execveat", dirfd, path, argv, envp, flags);
 }
 
-/* The value of name in envp (a vfork child may not call getenv). */
-static const char *env_get(char *const envp[], const char *name)
-{
-	size_t n = strlen(name);
-	int i;
-
-	for (i = 0; envp && envp[i]; i++)
-		if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
-			return envp[i] + n + 1;
-	return NULL;
-}
-
 /* Run file with /bin/sh, as execvp does for a file the kernel cannot run. */
 static int exec_with_sh(const struct ct_policy *p, const char *op, const char *file,
 			char *const argv[], char *const envp[])
@@ -1160,7 +1148,7 @@ static int exec_search(const struct ct_policy *p, const char *op, const char *fi
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	path = env_get(environ, "PATH");
+	path = ct_env_value("PATH");
 	if (!path)
 		path = "/bin:/usr/bin";
 	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1596,7 +1584,7 @@ int ct_posix_spawnp(const char *version, pid_t *pid, const char *file,
 	if (strchr(file, '/'))
 		return spawn_checked(p, "posix_spawnp", pid, file, fa, attr, argv, envp, try_shell);
 	flen = strlen(file);
-	path = env_get(environ, "PATH");
+	path = ct_env_value("PATH");
 	if (!path)
 		path = "/bin:/usr/bin";
 	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

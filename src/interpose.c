@@ -31,15 +31,16 @@ static struct ct_policy *policy_ptr;
 
 /*
  * getenv, by hand: at start-up every child reads a dozen variables, and the
- * first call into libc's getenv faults its page in (~10 us here).
+ * first call into libc's getenv faults its page in (~10 us here); a vfork
+ * child may not call getenv at all.
  */
-const char *ct_env_value(const char *name)
+const char *ct_env_in(char *const envp[], const char *name)
 {
 	size_t n = 0;
 
 	while (name[n])
 		n++;
-	for (char **e = environ; e && *e; e++) {
+	for (char *const *e = envp; e && *e; e++) {
 		size_t i = 0;
 
 		while (i < n && (*e)[i] == name[i])
@@ -49,6 +50,12 @@ const char *ct_env_value(const char *name)
 	}
 	return NULL;
 }
+
+const char *ct_env_value(const char *name)
+{
+	return ct_env_in(environ, name);
+}
+
 static int init_state;		/* 0 not loaded, 1 loading, 2 loaded */
 static pid_t init_tid;
 

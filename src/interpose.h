@@ -14,7 +14,9 @@
  */
 const struct ct_policy *ct_policy(void);
 
-/* getenv without libc's (src/interpose.c): used at every start */
+/* getenv without libc's (src/interpose.c), of environ or of envp: used at
+ * every start and by the exec wrappers */
+const char *ct_env_in(char *const envp[], const char *name);
 const char *ct_env_value(const char *name);
 
 /* ptr == NULL, out of line: glibc declares some path arguments nonnull and

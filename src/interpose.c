@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------------ */
 /* loading                                                              */
 
-static struct ct_policy *policy_ptr;
+static struct ct_policy *policy_ptr CT_START_DATA;
 
 /*
  * getenv, by hand: at start-up every child reads a dozen variables, and the
@@ -56,8 +56,18 @@ const char *ct_env_value(const char *name)
 	return ct_env_in(environ, name);
 }
 
-static int init_state;		/* 0 not loaded, 1 loading, 2 loaded */
-static pid_t init_tid;
+static int init_state CT_START_DATA;	/* 0 not loaded, 1 loading, 2 loaded */
+static unsigned long init_thread CT_START_DATA;	/* the loading thread's */
+
+/* Which thread this is, without a system call (gettid): the thread
+ * pointer, distinct for every live thread of the process. */
+static inline unsigned long this_thread(void)
+{
+	unsigned long tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
 
 /* Is this process held by a Landlock domain? "/" is never granted (it is
  * no tree), so listing it fails with EACCES only under Landlock. */
@@ -264,7 +274,7 @@ const struct ct_policy *ct_policy(void)
 		return policy_ptr;
 	s = 0;
 	if (__atomic_compare_exchange_n(&init_state, &s, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		init_tid = sys_gettid();
+		init_thread = this_thread();
 		load_policy();
 		__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 		/* before the repair below, which drops every CONTAIN_* */
@@ -274,7 +284,7 @@ const struct ct_policy *ct_policy(void)
 			ct_repair_environ(policy_ptr);
 		return policy_ptr;
 	}
-	if (init_tid == sys_gettid())
+	if (init_thread == this_thread())
 		return NULL;	/* re-entered from a signal handler while loading */
 	while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
 		sched_yield();

@@ -857,6 +857,10 @@ static int parse_policy(struct ct_policy *p, const char *s, unsigned long long s
 }
 
 static struct ct_slot slot_storage[CT_MAX_TREES];
+/* a policy was loaded before in this process (the unit tests): its slots
+ * may hold tree fds. Checked instead of reading the slots, which would
+ * fault their pages in at every start. */
+static int loaded_before CT_START_DATA;
 
 static int snapshot_env(struct builder *b, const struct ct_env *e, const char *root)
 {
@@ -1030,9 +1034,11 @@ int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env 
 	p->slots = slot_storage;
 	/* zero from the start; cleared again only when a policy loaded
 	 * before in this process (the unit tests) opened some */
-	for (k = 0; k < CT_MAX_TREES; k++)
-		if (__atomic_load_n(&slot_storage[k].seq, __ATOMIC_RELAXED))
-			memset(&slot_storage[k], 0, sizeof(slot_storage[k]));
+	if (loaded_before)
+		for (k = 0; k < CT_MAX_TREES; k++)
+			if (__atomic_load_n(&slot_storage[k].seq, __ATOMIC_RELAXED))
+				memset(&slot_storage[k], 0, sizeof(slot_storage[k]));
+	loaded_before = 1;
 	err[0] = 0;
 
 	if (!e->root) {

@@ -87,6 +87,11 @@ struct ct_policy {
 	const char *log_path;
 	const char *tmpdir;
 	const char *preload;	/* LD_PRELOAD value children get */
+	/* a program interpreter (PT_INTERP text) the first process verified
+	 * at load: in a read-only tree, resolving inside the trees, and the
+	 * loader it runs under. An exec of a program naming it needs no
+	 * further look (src/exec.c). NULL: none. */
+	const char *interp;
 	/* string arena (the policy and its strings are one mapping) */
 	char *arena;
 	size_t arena_len, arena_used;
@@ -100,6 +105,10 @@ struct ct_env {
 	const char *self_path;	/* this library's path as the loader found it */
 	int create_tmpdir;	/* allowed to create a private TMPDIR */
 	int no_defaults;	/* unit tests: no default read-only set */
+	/* the running program's interpreter if it passes the exec check
+	 * under the policy being built (libcontain.so's), or NULL; NULL
+	 * here: nothing is recorded */
+	const char *(*verified_interp)(const struct ct_policy *p);
 };
 
 /*

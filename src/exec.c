@@ -660,6 +660,14 @@ static int in_read_only_tree(const struct ct_policy *p, const char *path)
 	return t >= 0 && !(p->trees[t].acc & CT_W);
 }
 
+/* Landlock and the seccomp filter both hold this process (and so what it
+ * runs): a program the preload will not load into may run. */
+static int kernel_holds(const struct ct_policy *p)
+{
+	return (p->kernel & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) ==
+	       (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP);
+}
+
 /*
  * The program interpreter last verified (nearly every exec names the same
  * one): written once, lock-free, read without a system call.
@@ -739,7 +747,11 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 			reason = CT_ABI;
 			break;
 		}
-		/* the same text in a read-only tree names the same file */
+		/* the same text in a read-only tree names the same file: the
+		 * one the first process verified at load, or the last one
+		 * this process verified */
+		if (p->interp && strcmp(interp, p->interp) == 0)
+			return 0;
 		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
 			return 0;
 		/* the loader the kernel will map: in the trees, and ours */
@@ -750,7 +762,11 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 
 			if (ifd < 0)
 				return -1;
-			ours = is_our_loader(ifd);
+			/* whether it is ours decides nothing when the kernel
+			 * layers hold a foreign loader too (below): then the
+			 * look into /proc/self/maps (six system calls in
+			 * every fork child that execs) is not made */
+			ours = kernel_holds(p) || is_our_loader(ifd);
 			sys_close(ifd);
 			if (!ours) {
 				reason = CT_ABI;
@@ -766,7 +782,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 	}
 	/* static, musl, 32-bit, a foreign loader: the preload will not load in
 	 * it, but Landlock and the seccomp filter, inherited, hold it */
-	if ((p->kernel & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP))
+	if (kernel_holds(p))
 		return 0;
 	v.reason = reason;
 	v.tree = -1;
@@ -784,6 +800,42 @@ unverifiable:
 	ct_report(p, op, path, &v);
 	errno = EACCES;
 	return -1;
+}
+
+const char *ct_verified_interp(const struct ct_policy *p)
+{
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)getauxval(AT_PHDR);
+	unsigned long n = getauxval(AT_PHNUM), i;
+	const char *interp = NULL;
+	unsigned long bias = 0, size = 0;
+	struct ct_verdict v;
+	struct ct_req rq;
+	int fd, ours;
+
+	/* in memory, from the program headers the kernel mapped: no read */
+	for (i = 0; ph && i < n; i++)
+		if (ph[i].p_type == PT_PHDR)
+			bias = (unsigned long)ph - ph[i].p_vaddr;
+	for (i = 0; ph && i < n; i++)
+		if (ph[i].p_type == PT_INTERP) {
+			interp = (const char *)(bias + ph[i].p_vaddr);
+			size = ph[i].p_filesz;
+		}
+	/* the tests check_elf makes before it looks at the file */
+	if (!interp || size < 2 || size > 256 || interp[size - 1] != 0 || interp[0] != '/' ||
+	    !strstr(interp, "/ld-linux") || !in_read_only_tree(p, interp))
+		return NULL;
+	memset(&rq, 0, sizeof(rq));
+	rq.dirfd = AT_FDCWD;
+	rq.path = interp;
+	rq.flags = O_PATH | O_CLOEXEC;
+	rq.need = CT_R;
+	rq.follow = 1;
+	if ((fd = ct_open(p, &rq, &v)) < 0)
+		return NULL;
+	ours = is_our_loader(fd);
+	sys_close(fd);
+	return ours ? interp : NULL;
 }
 
 /* A #! script: its interpreter must pass check_program too. */
@@ -939,9 +991,11 @@ static int exec_checked(const struct ct_policy *p, const char *op, int dirfd, co
 	struct envbuf eb = { NULL, 0 };
 	int kind, fd, e;
 
-	/* maybe a vfork child, whose anchor records live in its parent's
-	 * memory but describe its own fd table and cwd: none may survive it */
-	ct_forget_all();
+	/* No forget here: a vfork child's records live in its parent's
+	 * memory, but it fills none (its pid is not the owner's, and
+	 * ct_rec_frozen is up), and the parent forgets everything when it
+	 * resumes; a fork child's are its own copy. Writing them here cost a
+	 * fork child three copy-on-write faults before every exec. */
 	fd = check_program(p, op, dirfd, path, NULL, !(atflags & AT_SYMLINK_NOFOLLOW), 0, &kind);
 	if (fd < 0)
 		return -1;
@@ -1018,7 +1072,6 @@ static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *cons
 	int cfd, kind, e;
 	struct envbuf eb = { NULL, 0 };
 
-	ct_forget_all();	/* as in exec_checked: maybe a vfork child */
 	if (sys_fstatat(fd, "", &a, AT_EMPTY_PATH) < 0)
 		return -1;
 	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

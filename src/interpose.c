@@ -188,6 +188,7 @@ static void load_policy(void)
 	e.preload = ct_env_value("LD_PRELOAD");
 	e.serialized = ct_env_value("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
+	e.verified_interp = ct_verified_interp;
 	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0]) {
 		static char self[4096];
 		long n;

@@ -26,6 +26,10 @@ int ct_is_null(const void *ptr);
 /* Filter and restore the policy variables in this process's environ
  * (system, popen: glibc spawns /bin/sh with environ). */
 void ct_repair_environ(const struct ct_policy *p);
+/* The running program's interpreter (PT_INTERP) when it passes the exec
+ * check under p and is the loader this process runs under, else NULL:
+ * recorded in the policy at load (struct ct_env.verified_interp). */
+const char *ct_verified_interp(const struct ct_policy *p);
 
 /*
  * Shared by the default entry points and their compat versions (src/compat.c).

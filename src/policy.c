@@ -670,6 +670,7 @@ static void mark_fast(struct ct_policy *p)
  *   A<len>:<from><len>:<to>    an alias
  *   D<len>:<path>              a deny entry
  *   M<len>:<path>              the private temp dir
+ *   L<len>:<path>              the program interpreter verified at load
  */
 static unsigned long long fnv(unsigned long long h, const char *s)
 {
@@ -767,6 +768,10 @@ static int serialize(struct builder *bd, unsigned long long sum)
 		sput(&b, "M", 1);
 		sfield(&b, p->tmpdir, strlen(p->tmpdir));
 	}
+	if (p->interp) {
+		sput(&b, "L", 1);
+		sfield(&b, p->interp, strlen(p->interp));
+	}
 	if (b.bad || p->nenv >= CT_MAX_ENV)
 		return fail(bd, "CONTAIN_POLICY", "", "policy too large");
 	p->env[p->nenv++] = b.s;
@@ -848,6 +853,9 @@ static int parse_policy(struct ct_policy *p, const char *s, unsigned long long s
 			p->ndeny++;
 		} else if (tag == 'M') {
 			if (!(p->tmpdir = pfield(p, &s, &n)))
+				return -1;
+		} else if (tag == 'L') {
+			if (!(p->interp = pfield(p, &s, &n)) || p->interp[0] != '/')
 				return -1;
 		} else {
 			return -1;
@@ -1015,6 +1023,14 @@ static __attribute__((noinline)) int load_full(struct builder *bp, const struct 
 	/* longest first: the first match is the innermost tree */
 	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
 	mark_fast(p);
+
+	/* checked once here, for every exec in the process tree */
+	if (e->verified_interp) {
+		const char *interp = e->verified_interp(p);
+
+		if (interp && strlen(interp) < 256)
+			p->interp = arena_strndup(p, interp, strlen(interp));
+	}
 
 	if (snapshot_env(bp, e, root[0] ? root : "/") < 0)
 		return -1;

@@ -95,6 +95,47 @@ if command -v cc >/dev/null; then
 	check "exec a program whose loader is another file" "$(probe exec "$ROOT/other-loader")" "EACCES"
 	cc -o "$ROOT/our-loader" "$T/m.c"
 	check "its twin built with the system loader runs" "$(probe exec "$ROOT/our-loader")" ""
+
+	# The first process verifies the loader it runs under once, at load,
+	# and the policy its children get names it (an L record): an exec of
+	# a program naming that loader then looks nothing up. Its twin, the
+	# same policy without the record, verifies the loader at the exec.
+	interp=$(/usr/bin/python3 - "$ROOT/our-loader" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+phoff, = struct.unpack_from("<Q", d, 32)
+phentsize, phnum = struct.unpack_from("<HH", d, 54)
+for i in range(phnum):
+    t, = struct.unpack_from("<I", d, phoff + i * phentsize)
+    if t == 3:  # PT_INTERP
+        off, = struct.unpack_from("<Q", d, phoff + i * phentsize + 8)
+        size, = struct.unpack_from("<Q", d, phoff + i * phentsize + 32)
+        print(d[off:off + size - 1].decode())
+PY
+)
+	pol=$(contained /usr/bin/printenv CONTAIN_POLICY 2>/dev/null)
+	check_match "the first process records the loader it verified" "$pol" "*L${#interp}:$interp"
+	if command -v strace >/dev/null 2>&1; then
+		# the lines of the process that execs NAME, up to that exec
+		pre_exec() {
+			pid=$(grep "execveat(.*$2" "$1" | head -n 1 | cut -d' ' -f1)
+			[ -n "$pid" ] && awk -v p="$pid" -v n="$2" \
+				'$1 == p { print } $1 == p && /execveat/ && index($0, n) { exit }' "$1"
+		}
+		traced() {
+			strace -f -qq -s 4096 -e trace=openat,openat2,execveat -o "$1" env LD_PRELOAD="$LIBCONTAIN_SO" \
+				CONTAIN_ROOT="$ROOT" CONTAIN_LAYERS=none CONTAIN_READ="$HELPERS" \
+				CONTAIN_TMPDIR="$T/tmp" /bin/sh -c "$ROOT/our-loader; :" >/dev/null 2>&1
+		}
+		traced "$T/with.tr"
+		CONTAIN_POLICY=${pol%"L${#interp}:$interp"} traced "$T/without.tr"
+		got=$(pre_exec "$T/with.tr" our-loader | grep -c 'execveat\|ld-linux\|/proc/self/maps')
+		check "a child's exec of a program naming the recorded loader looks nothing up" "$got" "1"
+		got=$(pre_exec "$T/without.tr" our-loader | grep -c 'ld-linux')
+		check_match "without the record the same exec opens the loader to verify it" "$got" "[1-9]*"
+	else
+		echo "# strace missing: the exec's lookups are not counted"
+	fi
 fi
 
 # set-user-ID: the loader would drop LD_PRELOAD, so it may not run

@@ -209,6 +209,79 @@ START_TEST(policy_round_trips_through_contain_policy)
 }
 END_TEST
 
+/* The exec check's verdict on the running program's loader, asked once at
+ * a full load with the trees already resolved, travels in CONTAIN_POLICY
+ * (an L record); a child takes it without asking again. */
+static int interp_asked;
+
+static const char *interp_yes(const struct ct_policy *p)
+{
+	interp_asked++;
+	return p->ntrees > 0 ? "/lib64/ld-linux-x86-64.so.2" : NULL;
+}
+
+static const char *interp_no(const struct ct_policy *p)
+{
+	(void)p;
+	interp_asked++;
+	return NULL;
+}
+
+START_TEST(verified_interp_travels_with_the_policy)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ct_policy *c = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char err[512];
+	const char *ser = NULL;
+	struct ct_env e;
+	int i;
+
+	memset(&e, 0, sizeof(e));
+	e.root = fx.root;
+	e.log = "off";
+	e.verified_interp = interp_yes;
+	interp_asked = 0;
+	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(interp_asked, 1);
+	ck_assert_str_eq(p->interp, "/lib64/ld-linux-x86-64.so.2");
+	for (i = 0; i < p->nenv; i++)
+		if (!strncmp(p->env[i], "CONTAIN_POLICY=", 15))
+			ser = p->env[i] + 15;
+	ck_assert_ptr_nonnull(ser);
+	ck_assert_ptr_nonnull(strstr(ser, "L27:/lib64/ld-linux-x86-64.so.2"));
+
+	e.serialized = ser;
+	ck_assert_int_eq(ct_policy_load(c, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(c->inherited, 1);
+	ck_assert_int_eq(interp_asked, 1);	/* the child does not ask */
+	ck_assert_str_eq(c->interp, "/lib64/ld-linux-x86-64.so.2");
+
+	/* a relative interpreter in a record: the record is not trusted */
+	{
+		char bad[4096];
+
+		snprintf(bad, sizeof(bad), "%sL4:a/ld", ser);
+		e.serialized = bad;
+		ck_assert_int_eq(ct_policy_load(c, 1 << 20, &e, err, sizeof(err)), 0);
+		ck_assert_int_eq(c->inherited, 0);
+		ck_assert_int_eq(interp_asked, 2);
+	}
+
+	/* not verified: nothing recorded, nothing for a child to trust */
+	e.serialized = NULL;
+	e.verified_interp = interp_no;
+	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_ptr_null(p->interp);
+	for (i = 0; i < p->nenv; i++)
+		if (!strncmp(p->env[i], "CONTAIN_POLICY=", 15))
+			ck_assert_ptr_null(strstr(p->env[i], "L27:"));
+	munmap(p, 1 << 20);
+	munmap(c, 1 << 20);
+}
+END_TEST
+
 /* Deny entries are kept by real path, however they were written. */
 START_TEST(deny_entries_are_canonical)
 {
@@ -253,6 +326,7 @@ Suite *policy_suite(void)
 	tcase_add_loop_test(tc, policy_load_table, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, policy_records_real_paths_snapshot_and_deny);
 	tcase_add_test(tc, policy_round_trips_through_contain_policy);
+	tcase_add_test(tc, verified_interp_travels_with_the_policy);
 	tcase_add_test(tc, deny_entries_are_canonical);
 	suite_add_tcase(s, tc);
 	return s;

@@ -739,19 +739,20 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 		 * (a 32-bit program would print "wrong ELF class" and run
 		 * uncontained) and glibc's loader (ld-linux*, not musl's).
 		 */
-		if (!is64 || machine != CT_ELF_MACHINE || !strstr(interp, "/ld-linux")) {
+		if (!is64 || machine != CT_ELF_MACHINE) {
 			reason = CT_ABI;
 			break;
 		}
-		if (!in_read_only_tree(p, interp)) {
-			reason = CT_ABI;
-			break;
-		}
-		/* the same text in a read-only tree names the same file: the
-		 * one the first process verified at load, or the last one
-		 * this process verified */
+		/* the loader the first process verified at load, against this
+		 * policy, with the tests below: the same text in a read-only
+		 * tree names the same file */
 		if (p->interp && strcmp(interp, p->interp) == 0)
 			return 0;
+		if (!strstr(interp, "/ld-linux") || !in_read_only_tree(p, interp)) {
+			reason = CT_ABI;
+			break;
+		}
+		/* the last one this process verified */
 		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
 			return 0;
 		/* the loader the kernel will map: in the trees, and ours */

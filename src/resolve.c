@@ -436,9 +436,11 @@ static long anchor_path(int dirfd, char *buf, size_t len)
  * A record is epoch * 128 + (tree + 2), 0 for none. It is filled after the
  * statx above has named the directory, and trusted until a wrapper forgets
  * it: close and the calls that replace a number forget that number, chdir
- * and fchdir the cwd, exec and _exit everything (a new epoch). A fill
- * reads the generation before its statx and takes itself back if a forget
- * ran meanwhile, so a close racing the fill leaves no record behind.
+ * and fchdir the cwd, _exit and a resuming vfork parent everything (a new
+ * epoch). A fill reads the generation before its statx and takes itself
+ * back if a forget ran meanwhile, so a close racing the fill leaves no
+ * record behind. A forget of an empty slot while no fill is under way
+ * (rec_filling) has nothing to retire and writes nothing.
  */
 #define REC_FDS 1024
 /* defined (1) by the preloaded library only (src/interpose.c) */
@@ -447,10 +449,21 @@ static int rec_off;		/* set for good by ct_records_off */
 /* > 0 while a vfork child lives (src/fd.c vfork): no fills at all */
 int ct_rec_frozen;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
-static unsigned long long rec_fd[REC_FDS], rec_cwd;
+static unsigned long long rec_fd[REC_FDS];
+/*
+ * What a forget reads before it may write: fills under way (from before
+ * their generation read to after their last store: a fill that began after
+ * a forget looked at the table its statx saw, one that ended before it left
+ * its record where the forget looks), one past the highest number ever
+ * filled, and the cwd's record. In .data, a page every process has written
+ * already: a fork child reads them without a fault.
+ */
+static int rec_filling CT_START_DATA;
+static int rec_fd_max CT_START_DATA;
+static unsigned long long rec_cwd CT_START_DATA;
 /*
  * 1 until a fill announces itself (2): before that no record exists and a
- * forget has nothing to do, so close, exec and chdir write no page for the
+ * forget has nothing to do, so close and chdir write no page for the
  * records (a page fault at every start where a fault costs 10 us). In
  * .data, initialised, so that reading it faults no fresh page either. A
  * fill sets 2 before it reads the generation it checks against, so a forget
@@ -478,9 +491,26 @@ void ct_records_off(void)
 	ct_forget_all();
 }
 
+/* Nothing recorded in slot, and no fill under way that could still record
+ * what its number or the cwd held before: a forget has nothing to retire.
+ * It then writes nothing either: a fork child's every open would otherwise
+ * copy two pages of its parent's (a page fault each), and the threads of
+ * one process would contend for the generation's cache line. The count is
+ * read first: a fill that ended before that read stored before it. */
+static int nothing_to_forget(int fd)
+{
+	if (__atomic_load_n(&rec_filling, __ATOMIC_SEQ_CST))
+		return 0;
+	if (fd == AT_FDCWD)
+		return !__atomic_load_n(&rec_cwd, __ATOMIC_SEQ_CST);
+	/* a number never filled: its slot's page is not even read */
+	return fd >= __atomic_load_n(&rec_fd_max, __ATOMIC_SEQ_CST) ||
+	       !__atomic_load_n(&rec_fd[fd], __ATOMIC_SEQ_CST);
+}
+
 void ct_forget_fd(int fd)
 {
-	if (!rec_maybe() || fd < 0 || fd >= REC_FDS)
+	if (!rec_maybe() || fd < 0 || fd >= REC_FDS || nothing_to_forget(fd))
 		return;
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&rec_fd[fd], 0, __ATOMIC_SEQ_CST);
@@ -501,7 +531,7 @@ void ct_forget_fds_from(unsigned lo, unsigned hi)
 
 void ct_forget_cwd(void)
 {
-	if (!rec_maybe())
+	if (!rec_maybe() || nothing_to_forget(AT_FDCWD))
 		return;
 	__atomic_add_fetch(&rec_cwd_gen, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&rec_cwd, 0, __ATOMIC_SEQ_CST);
@@ -545,16 +575,33 @@ static int rec_get(int dirfd)
  * load): a vfork child shares this memory but not the fd table or cwd, and
  * a fork child's table is its own from then on; both only read and forget.
  */
-static void rec_fill(const struct ct_policy *p, int dirfd, int tree, unsigned long long gen0)
+static int may_fill(const struct ct_policy *p)
+{
+	/* one system call per fill (a miss), none per hit */
+	return !__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST) && p->owner &&
+	       sys_getpid() == p->owner;
+}
+
+static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 {
 	unsigned long long *gen, *slot = rec_slot(dirfd, &gen);
 
 	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0 ||
 	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
 		return;
-	/* one system call per fill (a miss), none per hit */
-	if (__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST) || !p->owner || sys_getpid() != p->owner)
+	/* asked again: a vfork may have begun since the fill did */
+	if (__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST))
 		return;
+	/* raised before the store, so a forget that sees the record's count
+	 * below it finds no record (and one that sees the store sees this) */
+	if (dirfd >= 0) {
+		int m = __atomic_load_n(&rec_fd_max, __ATOMIC_SEQ_CST);
+
+		while (m < dirfd + 1 &&
+		       !__atomic_compare_exchange_n(&rec_fd_max, &m, dirfd + 1, 0, __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST))
+			;
+	}
 	__atomic_store_n(slot, __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST) * 128 +
 			 (unsigned long long)(tree + 2), __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0)
@@ -567,32 +614,39 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	char buf[1024];
 	long n;
 	unsigned long long *gen, gen0 = 0;
-	int t, cacheable;
+	int t, cacheable, fill;
 
 	if ((t = rec_get(dirfd)) != -2)
 		return t;
-	if (rec_slot(dirfd, &gen)) {
+	/* only the owner fills (a fork or vfork child reads and forgets) */
+	fill = rec_slot(dirfd, &gen) && may_fill(p);
+	if (fill) {
+		__atomic_add_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
 		if (!rec_maybe())
 			__atomic_store_n(&rec_state, 2, __ATOMIC_SEQ_CST);
 		gen0 = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
 	}
 	cacheable = dir_ident(dirfd, &id);
-	if (cacheable < 0)
-		return -1;
-	if (cacheable && (t = anchor_get(&id)) != -2) {
-		rec_fill(p, dirfd, t, gen0);
-		return t;
+	if (cacheable < 0) {
+		t = -1;
+		goto out;
 	}
-	n = anchor_path(dirfd, buf, sizeof(buf));
-	t = -1;
-	if (n >= 0) {
-		t = ct_tree_for(p, buf, (size_t)n, 0);
-		if (t >= 0 && !p->trees[t].fast)
-			t = -1;
+	if (!cacheable || (t = anchor_get(&id)) == -2) {
+		n = anchor_path(dirfd, buf, sizeof(buf));
+		t = -1;
+		if (n >= 0) {
+			t = ct_tree_for(p, buf, (size_t)n, 0);
+			if (t >= 0 && !p->trees[t].fast)
+				t = -1;
+		}
+		if (cacheable)
+			anchor_put(&id, t);
 	}
-	if (cacheable)
-		anchor_put(&id, t);
-	rec_fill(p, dirfd, t, gen0);
+	if (fill)
+		rec_fill(dirfd, t, gen0);
+out:
+	if (fill)
+		__atomic_sub_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
 	return t;
 }
 

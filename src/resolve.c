@@ -346,7 +346,9 @@ static struct anchor anchors[ANCHOR_SLOTS];
  * open directory (or the cwd) pins its inode, and the birth time tells a
  * reused inode number apart, so no chdir/fchdir hook is needed. A
  * directory renamed within its tree stays in it; see SECURITY.md for one
- * moved out by an outside process.
+ * moved out by an outside process. Used where no record can be kept (a
+ * fork child, records off); an entry is made only once a fresh resolution
+ * beneath its tree has confirmed it (anchor_confirmed).
  */
 
 static struct anchor *anchor_slot(const struct ident *id)
@@ -393,6 +395,43 @@ static void anchor_put(const struct ident *id, int tree)
 	__atomic_store_n(&a->seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/*
+ * Is the directory the path names now, beneath tree t through no symlink,
+ * the one identified? The identity (statx of the number) and the path
+ * (its /proc/self/fd link, or getcwd) come from two lookups of a number or
+ * of the cwd, which another thread may switch in between (dup2, fchdir):
+ * paired unchecked, a read-only directory could be cached as lying in a
+ * writable tree, for good. A fresh resolution from the tree's fd does not
+ * go through the number at all.
+ */
+static int anchor_confirmed(const struct ct_policy *p, int t, const char *path,
+			    const struct ident *id)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+					   RESOLVE_NO_MAGICLINKS };
+	const char *rel = path + p->trees[t].len;
+	struct ident now;
+	int owned, tfd, fd, ok;
+
+	if (p->trees[t].kind != CT_TREE_DIR)
+		return 0;
+	while (*rel == '/')
+		rel++;
+	if (!*rel)
+		rel = ".";
+	if ((tfd = ct_tree_fd(p, t, &owned)) < 0)
+		return 0;
+	fd = sys_openat2(tfd, rel, &how);
+	ok = fd >= 0 && dir_ident(fd, &now) >= 0 && now.dev == id->dev && now.ino == id->ino &&
+	     now.bsec == id->bsec && now.bnsec == id->bnsec;
+	if (fd >= 0)
+		sys_close(fd);
+	if (owned)
+		sys_close(tfd);
+	return ok;
+}
+
 /* The lexical path of dirfd (AT_FDCWD: the cwd) into buf; its length or -1. */
 static long anchor_path(int dirfd, char *buf, size_t len)
 {
@@ -433,13 +472,13 @@ static long anchor_path(int dirfd, char *buf, size_t len)
 /* anchor records: the tree of a descriptor number or of the cwd         */
 
 /*
- * A record is epoch * 128 + (tree + 2), 0 for none. It is filled after the
- * statx above has named the directory, and trusted until a wrapper forgets
- * it: close and the calls that replace a number forget that number, chdir
- * and fchdir the cwd, _exit and a resuming vfork parent everything (a new
- * epoch). A fill reads the generation before its statx and takes itself
- * back if a forget ran meanwhile, so a close racing the fill leaves no
- * record behind. A forget of an empty slot while no fill is under way
+ * A record is epoch * 128 + (tree + 2), 0 for none. It is filled after a
+ * readlink of the number (getcwd for the cwd) has named the directory, and
+ * trusted until a wrapper forgets it: close and the calls that replace a
+ * number forget that number, chdir and fchdir the cwd, _exit and a resuming
+ * vfork parent everything (a new epoch). A fill reads the generation before
+ * its readlink and takes itself back if a forget ran meanwhile, so a close
+ * racing the fill leaves no record behind. A forget of an empty slot while no fill is under way
  * (rec_filling) has nothing to retire and writes nothing.
  */
 #define REC_FDS 1024
@@ -453,7 +492,7 @@ static unsigned long long rec_fd[REC_FDS];
 /*
  * What a forget reads before it may write: fills under way (from before
  * their generation read to after their last store: a fill that began after
- * a forget looked at the table its statx saw, one that ended before it left
+ * a forget looked at the table its readlink saw, one that ended before it left
  * its record where the forget looks), one past the highest number ever
  * filled, and the cwd's record. In .data, a page every process has written
  * already: a fork child reads them without a fault.
@@ -467,7 +506,7 @@ static unsigned long long rec_cwd CT_START_DATA;
  * records (a page fault at every start where a fault costs 10 us). In
  * .data, initialised, so that reading it faults no fresh page either. A
  * fill sets 2 before it reads the generation it checks against, so a forget
- * that ran before it saw 1 happened before the fill's statx.
+ * that ran before it saw 1 happened before the fill's readlink.
  */
 static int rec_state = 1;
 
@@ -608,45 +647,57 @@ static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 		__atomic_store_n(slot, 0, __ATOMIC_SEQ_CST);	/* a forget ran: take it back */
 }
 
+/* The fast tree the lexical path lies in, or -1. */
+static int path_tree(const struct ct_policy *p, const char *buf, long n)
+{
+	int t = n >= 0 ? ct_tree_for(p, buf, (size_t)n, 0) : -1;
+
+	return t >= 0 && p->trees[t].fast ? t : -1;
+}
+
 int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 {
 	struct ident id;
 	char buf[1024];
-	long n;
-	unsigned long long *gen, gen0 = 0;
-	int t, cacheable, fill;
+	unsigned long long *gen, gen0;
+	int t, cacheable, unsure = 0;
 
 	if ((t = rec_get(dirfd)) != -2)
 		return t;
-	/* only the owner fills (a fork or vfork child reads and forgets) */
-	fill = rec_slot(dirfd, &gen) && may_fill(p);
-	if (fill) {
+	/*
+	 * The owner keeps a record of the number (or the cwd): one readlink
+	 * (getcwd) names the directory, and the generation takes the record
+	 * back should the number change meanwhile. A number that is not a
+	 * directory gets the tree of its path, and the kernel's ENOTDIR for
+	 * anything relative to it. Only the owner fills: a fork or vfork
+	 * child reads and forgets.
+	 */
+	if (rec_slot(dirfd, &gen) && may_fill(p)) {
 		__atomic_add_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
 		if (!rec_maybe())
 			__atomic_store_n(&rec_state, 2, __ATOMIC_SEQ_CST);
 		gen0 = __atomic_load_n(gen, __ATOMIC_SEQ_CST);
-	}
-	cacheable = dir_ident(dirfd, &id);
-	if (cacheable < 0) {
-		t = -1;
-		goto out;
-	}
-	if (!cacheable || (t = anchor_get(&id)) == -2) {
-		n = anchor_path(dirfd, buf, sizeof(buf));
-		t = -1;
-		if (n >= 0) {
-			t = ct_tree_for(p, buf, (size_t)n, 0);
-			if (t >= 0 && !p->trees[t].fast)
-				t = -1;
-		}
-		if (cacheable)
-			anchor_put(&id, t);
-	}
-	if (fill)
+		t = path_tree(p, buf, anchor_path(dirfd, buf, sizeof(buf)));
 		rec_fill(dirfd, t, gen0);
-out:
-	if (fill)
 		__atomic_sub_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
+		return t;
+	}
+	/* otherwise the cache by the directory's identity: one statx a call */
+	cacheable = dir_ident(dirfd, &id);
+	if (cacheable < 0)
+		return -1;
+	if (cacheable && (t = anchor_get(&id)) != -2)
+		return t;
+	t = path_tree(p, buf, anchor_path(dirfd, buf, sizeof(buf)));
+	/* the identity and the path may be of two directories */
+	if (t >= 0 && !anchor_confirmed(p, t, buf, &id)) {
+		t = -1;
+		unsure = 1;
+	}
+	/* an unconfirmed pair is not kept (-1 only costs speed, but a rename
+	 * under way would slow that directory for good) */
+	if (cacheable && !unsure)
+		anchor_put(&id, t);
 	return t;
 }
 

@@ -39,6 +39,16 @@
  *             (or the cwd) and moves the parent's recorded dirfd (or cwd)
  *             from RWDIR to RODIR; then the parent creates NAME through it:
  *             "create=ERR"
+ *        records identrace RWDIR RODIR fork|owner
+ *             (in a fork child of this process, which keeps no records
+ *             and caches directories by identity, or in this process)
+ *             20 rounds, round i on RWDIR/d<i> and RODIR/d<i> (fresh
+ *             directories: a cache by identity gets one chance each): one
+ *             thread switches number 20 between the two with dup2 while
+ *             two threads fstatat(20, "x"), for 50 ms; then a fresh
+ *             descriptor on RODIR/d<i> creates a file: "create=ERR" (the
+ *             first answer that was not EACCES), then the twin through a
+ *             fresh RWDIR descriptor: "twin=ERR"
  *        records setns DIR NAME
  *             cwd DIR (inside), a relative stat, then setns into this very
  *             mount namespace (the kernel moves the cwd to /); then
@@ -53,10 +63,12 @@
 #include <ftw.h>
 #include <signal.h>
 #include <mntent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -347,6 +359,90 @@ static int in_ns(const char *dir, const char *name)
 	return 0;
 }
 
+static volatile int race_stop;
+static int race_a, race_b;
+
+static void *flipper(void *arg)
+{
+	(void)arg;
+	while (!race_stop) {
+		dup2(race_b, 20);
+		dup2(race_a, 20);
+	}
+	return NULL;
+}
+
+static void *statter(void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	while (!race_stop)
+		fstatat(20, "x", &st, 0);
+	return NULL;
+}
+
+static int identrace_rounds(const char *rw, const char *ro)
+{
+	const char *verdict = "Permission denied";
+	char a[4096], b[4096];
+	int round, fd, c;
+
+	for (round = 0; round < 20; round++) {
+		pthread_t th[3];
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		int i;
+
+		snprintf(a, sizeof(a), "%s/d%d", rw, round);
+		snprintf(b, sizeof(b), "%s/d%d", ro, round);
+		race_a = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		race_b = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (race_a < 0 || race_b < 0 || dup2(race_a, 20) != 20)
+			return 1;
+		race_stop = 0;
+		if (pthread_create(&th[0], NULL, flipper, NULL) ||
+		    pthread_create(&th[1], NULL, statter, NULL) ||
+		    pthread_create(&th[2], NULL, statter, NULL))
+			return 1;
+		nanosleep(&ts, NULL);
+		race_stop = 1;
+		for (i = 0; i < 3; i++)
+			pthread_join(th[i], NULL);
+		fd = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		c = openat(fd, "probe", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if ((c >= 0 || errno != EACCES) && !strcmp(verdict, "Permission denied"))
+			verdict = res(c);
+		if (c >= 0)
+			close(c);
+		close(fd);
+		close(race_a);
+		close(race_b);
+	}
+	printf("create=%s ", verdict);
+	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	c = openat(fd, "twin-probe", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	printf("twin=%s\n", res(c));
+	return 0;
+}
+
+static int identrace(const char *rw, const char *ro, const char *where)
+{
+	pid_t pid;
+	int st;
+
+	if (strcmp(where, "fork") != 0)
+		return identrace_rounds(rw, ro);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int r = identrace_rounds(rw, ro);
+
+		fflush(stdout);
+		_exit(r);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "count")) {
@@ -374,6 +470,8 @@ int main(int argc, char **argv)
 		return reuse(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "freopen"))
 		return reopened(argv[2], argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "identrace"))
+		return identrace(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "setns"))
 		return in_ns(argv[2], argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "vforkcwd"))

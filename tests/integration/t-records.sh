@@ -100,6 +100,21 @@ for how in clonefiles clonefs; do
 	check "$how: nothing was created in the read-only tree" "$(ls "$T/ro" | grep -c "made-by-$how")" 0
 done
 
+# The identity of a number and its path are two lookups another thread can
+# switch the number between (dup2): a read-only directory must never be
+# remembered as lying in the writable tree, whichever process remembers it
+# (a fork child caches directories by identity; the owner keeps records)
+for where in fork owner; do
+	rm -rf "$ROOT/race-rw" "$T/race-ro"
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do
+		mkdir -p "$ROOT/race-rw/d$i" "$T/race-ro/d$i"
+	done
+	got=$(CT_READ="$HELPERS:$T/race-ro" contained "$R" identrace "$ROOT/race-rw" "$T/race-ro" "$where" 2>/dev/null)
+	check "$where: after dup2 races between a writable and a read-only directory, a create in the read-only one is refused; the twin in the writable one is allowed" \
+		"$got" "create=Permission denied twin=ok"
+	check "$where: nothing was created in the read-only tree" "$(find "$T/race-ro" -name probe | wc -l)" 0
+done
+
 # setns into a mount namespace moves the cwd to /: the cwd's record goes
 # (needs CAP_SYS_ADMIN; this very namespace, so nothing else changes)
 rel=${OUT#/}/secret.txt

@@ -660,6 +660,14 @@ static int in_read_only_tree(const struct ct_policy *p, const char *path)
 	return t >= 0 && !(p->trees[t].acc & CT_W);
 }
 
+/* The loader the verdict describes lies in a read-only tree: the program
+ * cannot replace it between the check and the exec (nor for the process
+ * tree's children, which trust the check through the policy). */
+static int loader_held(const struct ct_policy *p, const struct ct_verdict *v)
+{
+	return v->tree >= 0 && !(p->trees[v->tree].acc & CT_W);
+}
+
 /* Landlock and the seccomp filter both hold this process (and so what it
  * runs): a program the preload will not load into may run. */
 static int kernel_holds(const struct ct_policy *p)
@@ -763,6 +771,15 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 
 			if (ifd < 0)
 				return -1;
+			/* the text lies in a read-only tree, but a link there
+			 * may lead into a writable one, where the file could be
+			 * swapped after this check: the file itself must lie
+			 * in a read-only tree */
+			if (!loader_held(p, &v)) {
+				sys_close(ifd);
+				reason = CT_ABI;
+				break;
+			}
 			/* whether it is ours decides nothing when the kernel
 			 * layers hold a foreign loader too (below): then the
 			 * look into /proc/self/maps (six system calls in
@@ -834,7 +851,7 @@ const char *ct_verified_interp(const struct ct_policy *p)
 	rq.follow = 1;
 	if ((fd = ct_open(p, &rq, &v)) < 0)
 		return NULL;
-	ours = is_our_loader(fd);
+	ours = loader_held(p, &v) && is_our_loader(fd);
 	sys_close(fd);
 	return ours ? interp : NULL;
 }

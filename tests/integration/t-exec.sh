@@ -136,6 +136,45 @@ PY
 	else
 		echo "# strace missing: the exec's lookups are not counted"
 	fi
+
+	# A loader named through a read-only tree by a link into the writable
+	# one: the file could be replaced after the check, so it is not taken
+	# as ours, neither recorded at load nor trusted at an exec (the program
+	# re-executes itself under the same loader). Twin: the system loader.
+	mkdir -p "$T/ro2"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$ROOT/ld-copy.so"
+	ln -s "$ROOT/ld-copy.so" "$T/ro2/ld-linux-x86-64.so.2"
+	cat > "$T/self.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	const char *pol = getenv("CONTAIN_POLICY");
+	if (argc > 1) {
+		printf("ran again\n");
+		return 0;
+	}
+	printf("%s\n", pol ? pol : "");
+	fflush(stdout);
+	execl(argv[0], argv[0], "again", (char *)0);
+	perror("exec");
+	return 1;
+}
+C
+	cc -o "$ROOT/via-rw-loader" "$T/self.c" -Wl,--dynamic-linker="$T/ro2/ld-linux-x86-64.so.2"
+	cc -o "$ROOT/via-sys-loader" "$T/self.c"
+	l="$T/ro2/ld-linux-x86-64.so.2"
+	out=$(CT_READ="$HELPERS:$T/ro2" contained "$ROOT/via-rw-loader" 2>&1)
+	case $out in
+	*"L${#l}:$l"*) not_ok "a loader linked into the writable tree is not recorded at load: $out" ;;
+	*) ok "a loader linked into the writable tree is not recorded at load" ;;
+	esac
+	check_match "nor trusted at an exec of a program naming it" "$out" \
+		"*libcontain: denied execve \"$ROOT/via-rw-loader\": program for another ABI or libc cannot be contained*exec: Permission denied"
+	out=$(CT_READ="$HELPERS:$T/ro2" contained "$ROOT/via-sys-loader" 2>&1)
+	check_match "its twin under the system loader re-executes itself" "$out" "*ran again"
 fi
 
 # set-user-ID: the loader would drop LD_PRELOAD, so it may not run

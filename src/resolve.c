@@ -478,8 +478,16 @@ static long anchor_path(int dirfd, char *buf, size_t len)
  * number forget that number, chdir and fchdir the cwd, _exit and a resuming
  * vfork parent everything (a new epoch). A fill reads the generation before
  * its readlink and takes itself back if a forget ran meanwhile, so a close
- * racing the fill leaves no record behind. A forget of an empty slot while no fill is under way
- * (rec_filling) has nothing to retire and writes nothing.
+ * racing the fill leaves no record behind. A forget of an empty slot while
+ * no fill is under way (rec_filling) has nothing to retire and writes
+ * nothing.
+ *
+ * The records live in a mapping of their own, made at the first fill and
+ * wiped by the kernel in every fork child (MADV_WIPEONFORK): a child's
+ * table and cwd are its own from the fork on, and what another thread of
+ * the parent was doing at that instant (a fill not yet taken back, a dup2
+ * between the kernel's call and its bookkeeping) must not reach it. A fork
+ * child starts with no records and, not being the owner, makes none.
  */
 #define REC_FDS 1024
 /* defined (1) by the preloaded library only (src/interpose.c) */
@@ -488,18 +496,46 @@ static int rec_off;		/* set for good by ct_records_off */
 /* > 0 while a vfork child lives (src/fd.c vfork): no fills at all */
 int ct_rec_frozen;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
-static unsigned long long rec_fd[REC_FDS];
+struct rec_table {
+	unsigned long long cwd;
+	unsigned long long fd[REC_FDS];
+};
+#define REC_TABLE_LEN ((sizeof(struct rec_table) + 4095) & ~(size_t)4095)
 /*
- * What a forget reads before it may write: fills under way (from before
- * their generation read to after their last store: a fill that began after
- * a forget looked at the table its readlink saw, one that ended before it left
- * its record where the forget looks), one past the highest number ever
- * filled, and the cwd's record. In .data, a page every process has written
- * already: a fork child reads them without a fault.
+ * The table (NULL until the first fill), and what a forget reads before it
+ * may write: fills under way (from before their generation read to after
+ * their last store: a fill that began after a forget looked at the table
+ * its readlink saw, one that ended before it left its record where the
+ * forget looks) and one past the highest number ever filled. In .data, a
+ * page every process has written already: read without a fault.
  */
+static struct rec_table *rec_tab CT_START_DATA;
 static int rec_filling CT_START_DATA;
 static int rec_fd_max CT_START_DATA;
-static unsigned long long rec_cwd CT_START_DATA;
+
+/* The table; with make, mapped (once) if it is not yet. NULL: none. */
+static struct rec_table *rec_table(int make)
+{
+	struct rec_table *t = __atomic_load_n(&rec_tab, __ATOMIC_ACQUIRE), *n;
+
+	if (t || !make)
+		return t;
+	n = mmap(NULL, REC_TABLE_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (n == MAP_FAILED)
+		return NULL;
+	/* without it (Linux before 4.14) a fork child could inherit a record
+	 * half made: no records then */
+	if (madvise(n, REC_TABLE_LEN, MADV_WIPEONFORK) != 0) {
+		munmap(n, REC_TABLE_LEN);
+		ct_records_off();
+		return NULL;
+	}
+	if (!__atomic_compare_exchange_n(&rec_tab, &t, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		munmap(n, REC_TABLE_LEN);	/* another thread's is in */
+		return t;
+	}
+	return n;
+}
 /*
  * 1 until a fill announces itself (2): before that no record exists and a
  * forget has nothing to do, so close and chdir write no page for the
@@ -538,25 +574,33 @@ void ct_records_off(void)
  * read first: a fill that ended before that read stored before it. */
 static int nothing_to_forget(int fd)
 {
+	struct rec_table *t;
+
 	if (__atomic_load_n(&rec_filling, __ATOMIC_SEQ_CST))
 		return 0;
+	if (!(t = rec_table(0)))
+		return 1;
 	if (fd == AT_FDCWD)
-		return !__atomic_load_n(&rec_cwd, __ATOMIC_SEQ_CST);
+		return !__atomic_load_n(&t->cwd, __ATOMIC_SEQ_CST);
 	/* a number never filled: its slot's page is not even read */
 	return fd >= __atomic_load_n(&rec_fd_max, __ATOMIC_SEQ_CST) ||
-	       !__atomic_load_n(&rec_fd[fd], __ATOMIC_SEQ_CST);
+	       !__atomic_load_n(&t->fd[fd], __ATOMIC_SEQ_CST);
 }
 
 void ct_forget_fd(int fd)
 {
+	struct rec_table *t;
+
 	if (!rec_maybe() || fd < 0 || fd >= REC_FDS || nothing_to_forget(fd))
 		return;
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&rec_fd[fd], 0, __ATOMIC_SEQ_CST);
+	if ((t = rec_table(0)))
+		__atomic_store_n(&t->fd[fd], 0, __ATOMIC_SEQ_CST);
 }
 
 void ct_forget_fds_from(unsigned lo, unsigned hi)
 {
+	struct rec_table *t;
 	unsigned i;
 
 	if (!rec_maybe() || lo >= REC_FDS)
@@ -564,16 +608,20 @@ void ct_forget_fds_from(unsigned lo, unsigned hi)
 	if (hi >= REC_FDS)
 		hi = REC_FDS - 1;
 	__atomic_add_fetch(&rec_gen, 1, __ATOMIC_SEQ_CST);
-	for (i = lo; i <= hi; i++)
-		__atomic_store_n(&rec_fd[i], 0, __ATOMIC_SEQ_CST);
+	if ((t = rec_table(0)))
+		for (i = lo; i <= hi; i++)
+			__atomic_store_n(&t->fd[i], 0, __ATOMIC_SEQ_CST);
 }
 
 void ct_forget_cwd(void)
 {
+	struct rec_table *t;
+
 	if (!rec_maybe() || nothing_to_forget(AT_FDCWD))
 		return;
 	__atomic_add_fetch(&rec_cwd_gen, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&rec_cwd, 0, __ATOMIC_SEQ_CST);
+	if ((t = rec_table(0)))
+		__atomic_store_n(&t->cwd, 0, __ATOMIC_SEQ_CST);
 }
 
 void ct_forget_all(void)
@@ -586,22 +634,27 @@ void ct_forget_all(void)
 	ct_forget_cwd();
 }
 
-static unsigned long long *rec_slot(int dirfd, unsigned long long **gen)
+/* The record of dirfd (AT_FDCWD: the cwd's) and its generation; with make,
+ * the table is mapped if need be. NULL: none can be kept. */
+static unsigned long long *rec_slot(int dirfd, unsigned long long **gen, int make)
 {
-	if (!records_on())
+	struct rec_table *t;
+
+	if (!records_on() || (dirfd != AT_FDCWD && (dirfd < 0 || dirfd >= REC_FDS)) ||
+	    !(t = rec_table(make)))
 		return NULL;
 	if (dirfd == AT_FDCWD) {
 		*gen = &rec_cwd_gen;
-		return &rec_cwd;
+		return &t->cwd;
 	}
 	*gen = &rec_gen;
-	return dirfd >= 0 && dirfd < REC_FDS ? &rec_fd[dirfd] : NULL;
+	return &t->fd[dirfd];
 }
 
 /* The recorded tree (-1: none of the fast ones), or -2: no record. */
 static int rec_get(int dirfd)
 {
-	unsigned long long *gen, *slot = rec_slot(dirfd, &gen), v;
+	unsigned long long *gen, *slot = rec_slot(dirfd, &gen, 0), v;
 
 	if (!slot || !(v = __atomic_load_n(slot, __ATOMIC_SEQ_CST)) ||
 	    v / 128 != __atomic_load_n(&rec_epoch, __ATOMIC_SEQ_CST))
@@ -623,7 +676,7 @@ static int may_fill(const struct ct_policy *p)
 
 static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 {
-	unsigned long long *gen, *slot = rec_slot(dirfd, &gen);
+	unsigned long long *gen, *slot = rec_slot(dirfd, &gen, 1);
 
 	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0 ||
 	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
@@ -672,7 +725,8 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	 * anything relative to it. Only the owner fills: a fork or vfork
 	 * child reads and forgets.
 	 */
-	if (rec_slot(dirfd, &gen) && may_fill(p)) {
+	if ((dirfd == AT_FDCWD || (dirfd >= 3 && dirfd < REC_FDS)) && records_on() && may_fill(p)) {
+		gen = dirfd == AT_FDCWD ? &rec_cwd_gen : &rec_gen;
 		__atomic_add_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
 		if (!rec_maybe())
 			__atomic_store_n(&rec_state, 2, __ATOMIC_SEQ_CST);

@@ -49,6 +49,13 @@
  *             descriptor on RODIR/d<i> creates a file: "create=ERR" (the
  *             first answer that was not EACCES), then the twin through a
  *             fresh RWDIR descriptor: "twin=ERR"
+ *        records forkrace RWDIR RODIR N
+ *             number 20 flips between RWDIR and RODIR (dup2, one thread)
+ *             while two threads fstatat(20, "x") (records filled and taken
+ *             back all the time); meanwhile N fork children each look at
+ *             what 20 is and create a file through it. Prints "forks=N
+ *             stale-creates=K twins=ok|none": K creates in RODIR went
+ *             through; twins: some child created in RWDIR
  *        records setns DIR NAME
  *             cwd DIR (inside), a relative stat, then setns into this very
  *             mount namespace (the kernel moves the cwd to /); then
@@ -443,6 +450,50 @@ static int identrace(const char *rw, const char *ro, const char *where)
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+static int forkrace(const char *rw, const char *ro, int n)
+{
+	pthread_t th[3];
+	int i, bad = 0, twins = 0;
+
+	race_a = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	race_b = open(ro, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (race_a < 0 || race_b < 0 || dup2(race_a, 20) != 20)
+		return 1;
+	race_stop = 0;
+	if (pthread_create(&th[0], NULL, flipper, NULL) || pthread_create(&th[1], NULL, statter, NULL) ||
+	    pthread_create(&th[2], NULL, statter, NULL))
+		return 1;
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			struct stat now, rodir;
+			char name[32];
+
+			/* the child's number 20 is whatever it was at the fork */
+			int in_ro = fstat(20, &now) == 0 && fstat(race_b, &rodir) == 0 &&
+				    now.st_ino == rodir.st_ino && now.st_dev == rodir.st_dev;
+
+			snprintf(name, sizeof(name), "probe-%d", i);
+			if (openat(20, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) < 0)
+				_exit(0);
+			_exit(in_ro ? 3 : 4);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid)
+			return 1;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+			bad++;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
+			twins++;
+	}
+	race_stop = 1;
+	for (i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	printf("forks=%d stale-creates=%d twins=%s\n", n, bad, twins ? "ok" : "none");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "count")) {
@@ -470,6 +521,8 @@ int main(int argc, char **argv)
 		return reuse(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "freopen"))
 		return reopened(argv[2], argv[3], argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "forkrace"))
+		return forkrace(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "identrace"))
 		return identrace(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "setns"))

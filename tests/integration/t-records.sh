@@ -115,6 +115,15 @@ for where in fork owner; do
 	check "$where: nothing was created in the read-only tree" "$(find "$T/race-ro" -name probe | wc -l)" 0
 done
 
+# A fork child's table is what it was at the fork, whatever another thread
+# was doing then (a record being filled or taken back, a dup2 between the
+# kernel's call and its bookkeeping): no record may come along
+rm -rf "$T/race-ro" && mkdir -p "$T/race-ro" "$ROOT/race-rw"
+got=$(CT_READ="$HELPERS:$T/race-ro" contained "$R" forkrace "$ROOT/race-rw" "$T/race-ro" 2000 2>/dev/null)
+check "2000 fork children taken while threads race dup2 against fills: none may create in the read-only directory at its number; those with the writable one may" \
+	"$got" "forks=2000 stale-creates=0 twins=ok"
+check "... and nothing was created there" "$(ls "$T/race-ro" | wc -l)" 0
+
 # setns into a mount namespace moves the cwd to /: the cwd's record goes
 # (needs CAP_SYS_ADMIN; this very namespace, so nothing else changes)
 rel=${OUT#/}/secret.txt

@@ -199,6 +199,9 @@ struct ct_verdict {
 	int tree;		/* tree holding the final object, -1 unknown */
 	const char *detail;	/* for CT_UNVERIFIABLE */
 	char resolved[CT_RESOLVED_MAX];	/* where known, else "" */
+	int via_writable;	/* the walk passed a directory or read a symlink
+				 * in a writable tree on the way: the same path
+				 * can be made to lead elsewhere */
 };
 
 struct ct_req {

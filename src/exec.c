@@ -359,7 +359,7 @@ static void drop_steering(const struct ct_policy *p)
 		for (j = 0; environ && environ[j]; j++) {
 			if (strncmp(environ[j], steer_vars[i], vl) == 0 &&
 			    !steer_ok(p, steer_vars[i], environ[j] + vl)) {
-				struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
+				struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "", 0 };
 
 				ct_report(p, "environment", environ[j], &v);
 				env_drop(steer_vars[i]);
@@ -387,7 +387,7 @@ static int steer_refused(const struct ct_policy *p, const char *op, const char *
 			 const char *value)
 {
 	int i = p->active ? steer_index(name, nlen) : -1;
-	struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "" };
+	struct ct_verdict v = { CT_OUTSIDE, -1, NULL, "", 0 };
 
 	if (i < 0 || steer_ok(p, steer_vars[i], value))
 		return 0;
@@ -660,12 +660,15 @@ static int in_read_only_tree(const struct ct_policy *p, const char *path)
 	return t >= 0 && !(p->trees[t].acc & CT_W);
 }
 
-/* The loader the verdict describes lies in a read-only tree: the program
- * cannot replace it between the check and the exec (nor for the process
- * tree's children, which trust the check through the policy). */
+/* The loader the verdict describes lies in a read-only tree, and so did
+ * every directory and link on the way to it: the program cannot make the
+ * same path lead to another file between the check and the exec (nor for
+ * the process tree's children, which trust the check through the policy). */
 static int loader_held(const struct ct_policy *p, const struct ct_verdict *v)
 {
-	return v->tree >= 0 && !(p->trees[v->tree].acc & CT_W);
+	/* and nothing on the way to it: a link or a directory in a writable
+	 * tree could be replaced to lead elsewhere under the same path */
+	return v->tree >= 0 && !(p->trees[v->tree].acc & CT_W) && !v->via_writable;
 }
 
 /* Landlock and the seccomp filter both hold this process (and so what it
@@ -1098,7 +1101,7 @@ static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *cons
 		return -1;
 	}
 	if (fd_path(p, fd, buf, 8192) < 0 || buf[0] != '/') {
-		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file has no path", "" };
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file has no path", "", 0 };
 
 		munmap(buf, 8192);
 		ct_report(p, op, "(fd)", &v);
@@ -1109,7 +1112,7 @@ static int exec_fd(const struct ct_policy *p, const char *op, int fd, char *cons
 	if (cfd < 0)
 		goto out;
 	if (sys_fstatat(cfd, "", &b, AT_EMPTY_PATH) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
-		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file moved", "" };
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "the file moved", "", 0 };
 
 		sys_close(cfd);
 		ct_report(p, op, buf, &v);
@@ -1454,7 +1457,7 @@ static int check_file_actions(const struct ct_policy *p, const char *op,
 	if (!fa || f->used == 0)
 		return 0;
 	if (!fa_layout_ok() || f->used < 0 || !f->actions) {
-		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "posix_spawn file actions cannot be read", "" };
+		struct ct_verdict v = { CT_UNVERIFIABLE, -1, "posix_spawn file actions cannot be read", "", 0 };
 
 		ct_report(p, op, "(file actions)", &v);
 		return EACCES;
@@ -1508,7 +1511,7 @@ static int check_file_actions(const struct ct_policy *p, const char *op,
 		case SA_CLOSE: case SA_DUP2: case SA_CLOSEFROM: case SA_TCSETPGRP:
 			break;
 		default: {
-			struct ct_verdict u = { CT_UNVERIFIABLE, -1, "unknown posix_spawn file action", "" };
+			struct ct_verdict u = { CT_UNVERIFIABLE, -1, "unknown posix_spawn file action", "", 0 };
 
 			ct_report(p, op, "(file actions)", &u);
 			return EACCES;

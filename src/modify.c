@@ -1160,7 +1160,7 @@ API int fchdir(int fd)
  */
 API int chroot(const char *path)
 {
-	struct ct_verdict v = { CT_DENIED, -1, NULL, "" };
+	struct ct_verdict v = { CT_DENIED, -1, NULL, "", 0 };
 
 	POLICY_OR_FAIL(p);
 	if (!p->active)
@@ -1515,7 +1515,7 @@ static int bad_domain(const char *op, const char *domain)
 	if (!p || !p->active || ct_is_null(domain) || !strchr(domain, '/'))
 		return !p;
 	{
-		struct ct_verdict v = { CT_OUTSIDE, -1, "a message domain is a name, not a path", "" };
+		struct ct_verdict v = { CT_OUTSIDE, -1, "a message domain is a name, not a path", "", 0 };
 
 		ct_report(p, op, domain, &v);
 	}

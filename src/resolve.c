@@ -855,6 +855,14 @@ static int open_real_dirs(int anchor, const char *rel, char *tmp)
 	return fd;
 }
 
+/* The position (a directory the walk stands in, or the directory of a
+ * symlink it reads) lies in a writable tree: noted in the verdict. */
+static void note_position(struct walk *w)
+{
+	if (w->tree >= 0 && (w->p->trees[w->tree].acc & CT_W))
+		w->v->via_writable = 1;
+}
+
 /* Move the position to the lexical path w->lex[0..len) after a `..`. */
 static int reposition(struct walk *w)
 {
@@ -872,6 +880,7 @@ static int reposition(struct walk *w)
 	}
 	tr = &p->trees[t];
 	w->tree = t;
+	note_position(w);
 	if (tr->kind == CT_TREE_DIR && w->lexlen == tr->len) {
 		fd = ct_tree_fd(p, t, &owned);
 		if (fd < 0)
@@ -1111,6 +1120,7 @@ static int walk(struct walk *w)
 			/* a tree's root: continue from the tree's own fd */
 			w->lexlen = newlen;
 			w->tree = t;
+			note_position(w);
 			fd = ct_tree_fd(p, t, &owned);
 			if (fd < 0)
 				return deny(w, CT_UNVERIFIABLE, "an allowed tree cannot be opened", NULL, 0);
@@ -1205,6 +1215,7 @@ static int walk(struct walk *w)
 		if (S_ISLNK(st.st_mode)) {
 			ssize_t n = sys_readlinkat(fd, "", w->link, 4096);
 
+			note_position(w);	/* the link's own directory */
 			sys_close(fd);
 			w->lex[w->lexlen] = 0;
 			if (n <= 0 || n >= 4096)
@@ -1241,6 +1252,7 @@ static int walk(struct walk *w)
 		if (S_ISDIR(st.st_mode) && !last) {
 			w->lexlen = newlen;
 			set_fd(w, fd, 1);
+			note_position(w);
 			continue;
 		}
 		sys_close(fd);
@@ -1541,6 +1553,7 @@ int ct_open(const struct ct_policy *p, const struct ct_req *rq, struct ct_verdic
 
 	v->reason = CT_OK;
 	v->tree = -1;
+	v->via_writable = 0;
 	v->detail = NULL;
 	v->resolved[0] = 0;
 	if (!path || !*path)	/* EFAULT / ENOENT from the kernel, no path */

@@ -175,6 +175,30 @@ C
 		"*libcontain: denied execve \"$ROOT/via-rw-loader\": program for another ABI or libc cannot be contained*exec: Permission denied"
 	out=$(CT_READ="$HELPERS:$T/ro2" contained "$ROOT/via-sys-loader" 2>&1)
 	check_match "its twin under the system loader re-executes itself" "$out" "*ran again"
+
+	# The same through a chain: a link in a read-only tree to a link in the
+	# writable one to the system loader. The file is ours and read-only,
+	# but the hop could be pointed elsewhere after the check. Twin: a link
+	# in the read-only tree straight to the system loader.
+	sysld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+	mkdir -p "$T/ro3"
+	ln -s "$sysld" "$ROOT/hop"
+	ln -s "$ROOT/hop" "$T/ro3/ld-linux-hop.so.2"
+	ln -s "$sysld" "$T/ro3/ld-linux-direct.so.2"
+	cc -o "$ROOT/via-hop" "$T/self.c" -Wl,--dynamic-linker="$T/ro3/ld-linux-hop.so.2"
+	cc -o "$ROOT/via-direct" "$T/self.c" -Wl,--dynamic-linker="$T/ro3/ld-linux-direct.so.2"
+	l="$T/ro3/ld-linux-hop.so.2"
+	out=$(CT_READ="$HELPERS:$T/ro3" contained "$ROOT/via-hop" 2>&1)
+	case $out in
+	*"L${#l}:$l"*) not_ok "a loader reached through a link in the writable tree is not recorded at load: $out" ;;
+	*) ok "a loader reached through a link in the writable tree is not recorded at load" ;;
+	esac
+	check_match "nor trusted at an exec" "$out" \
+		"*libcontain: denied execve \"$ROOT/via-hop\": program for another ABI or libc cannot be contained*exec: Permission denied"
+	l="$T/ro3/ld-linux-direct.so.2"
+	out=$(CT_READ="$HELPERS:$T/ro3" contained "$ROOT/via-direct" 2>&1)
+	check_match "its twin through read-only links only is recorded and re-executes itself" "$out" \
+		"*L${#l}:$l*ran again"
 fi
 
 # set-user-ID: the loader would drop LD_PRELOAD, so it may not run

@@ -163,7 +163,7 @@ API int dup3(int oldfd, int newfd, int flags)
 	return r;
 }
 
-static stream_close_fn real_fclose, real_endmntent;
+static stream_close_fn real_fclose, real_endmntent, real_pclose;
 
 API int fclose(FILE *fp)
 {
@@ -179,6 +179,16 @@ API int __endmntent(FILE *fp)
 }
 
 API int endmntent(FILE *fp) __attribute__((alias("__endmntent")));
+
+/* popen's stream: glibc's pclose closes its fd without passing through
+ * fclose, and the program may have used that number as a directory */
+API int pclose(FILE *fp)
+{
+	return close_stream(&real_pclose, "pclose", fp);
+}
+
+int _IO_proc_close(FILE *fp);
+API int _IO_proc_close(FILE *fp) __attribute__((alias("pclose")));
 
 API int fcloseall(void)
 {

@@ -78,7 +78,7 @@ static const char *const no_path[] = { "tmpfile", "tmpfile64", "shm_open", "shm_
 				       "fcloseall", "closedir", "daemon", "_exit", "_Exit", "unshare",
 				       "fts_close", "fts64_close", "__close", "__dup2", "_IO_fclose",
 				       "endmntent", "__endmntent", "setns", "vfork", "__vfork", "clone",
-				       "__clone", NULL };
+				       "__clone", "pclose", "_IO_proc_close", NULL };
 
 static int in(const char *s, const char *const *list)
 {

@@ -6,6 +6,7 @@
  *             open DIR, check fstatat(dirfd, NAME) works (the twin), then
  *             let the number go by HOW (close, __close, dup2, __dup2, dup3,
  *             close_range, closefrom, closedir, fclose, _IO_fclose,
+ *             pclose, _IO_proc_close (popen's number made the directory),
  *             endmntent) and put OUTFD's directory (one
  *             outside, inherited) at that number; prints what fstatat and
  *             openat(dirfd, NAME) answer then: "stat=ERR open=ERR"
@@ -84,6 +85,7 @@ extern char **environ;
 int __close(int fd);
 int __dup2(int oldfd, int newfd);
 int _IO_fclose(FILE *fp);
+int _IO_proc_close(FILE *fp);
 
 static const char *res(int r)
 {
@@ -127,6 +129,16 @@ static int swap(const char *how, const char *dir, const char *name, int outfd)
 	} else if (!strcmp(how, "endmntent")) {
 		fp = setmntent(dir, "r");	/* the checked fopen, on a directory */
 		fd = fp ? fileno(fp) : -1;
+	} else if (!strcmp(how, "pclose") || !strcmp(how, "_IO_proc_close")) {
+		/* popen's number, made the directory: pclose closes it inside
+		 * glibc, not through fclose */
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		fp = popen("true", "r");
+		fd = fp ? fileno(fp) : -1;
+		if (dfd < 0 || fd < 0 || dup2(dfd, fd) != fd)
+			return 1;
+		close(dfd);
 	} else {
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0 && (!strcmp(how, "fclose") || !strcmp(how, "_IO_fclose")))
@@ -150,6 +162,10 @@ static int swap(const char *how, const char *dir, const char *name, int outfd)
 		closedir(d);
 	else if (!strcmp(how, "fclose"))
 		fclose(fp);
+	else if (!strcmp(how, "pclose"))
+		pclose(fp);
+	else if (!strcmp(how, "_IO_proc_close"))
+		_IO_proc_close(fp);
 	if (!strcmp(how, "dup2")) {
 		if (dup2(low, fd) != fd)
 			return 1;

@@ -30,7 +30,8 @@ check "the counting loop is right under the library" \
 
 # each way a number goes, then an outside directory at that number: the
 # twin (inside, before) works, the outside one is refused with the line
-for how in close __close dup2 __dup2 dup3 close_range closefrom closedir fclose _IO_fclose endmntent; do
+for how in close __close dup2 __dup2 dup3 close_range closefrom closedir fclose _IO_fclose endmntent \
+	pclose _IO_proc_close; do
 	got=$(contained "$R" swap "$how" "$ROOT/sub" secret.txt 7 7<"$OUT" 2>"$T/err")
 	check "$how, then an outside directory at the number: stat and open refused" \
 		"$got" "stat=Permission denied open=Permission denied"

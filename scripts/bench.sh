@@ -16,7 +16,7 @@ set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-usage: scripts/bench.sh [--pairs N] [--lib PATH] [--tree DIR] [--quick] [--out FILE]
+usage: scripts/bench.sh [--pairs N] [--lib PATH] [--tree DIR] [--quick] [--only LIST] [--out FILE]
 
 Measures the overhead of libcontain.so: micro-benchmarks of single calls
 (bench/micro.c), workloads over a 40,000-file tree (bench/workloads.sh) and
@@ -30,6 +30,10 @@ bare and contained runs. Prints a markdown report and writes it to FILE.
                CONTAIN_ROOT and must be writable (cpr copies next to DIR)
   --quick      3 pairs, a tenth of the calls per micro case, and only the
                faster workloads (find, rg, cpr, spawn)
+  --only LIST  run only these cases, comma-separated: micro calls (open openat
+               stat lstat access fopen readlink opendir exec), workloads (find
+               findL rg rgfollow tar cpr du gitstatus spawn make configure),
+               startup, memory; e.g. --only exec,spawn,make --pairs 15
   --out FILE   where the report goes (default bench/RESULTS.md)
   --layers L   CONTAIN_LAYERS of the contained runs (default auto: the
                interposer, Landlock and seccomp; none: the interposer alone)
@@ -57,10 +61,10 @@ note() { printf 'bench.sh: %s\n' "$*" >&2; }
 orig_pwd=$PWD
 abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$orig_pwd" "$1" ;; esac; }
 
-pairs=7 pairs_set=0 lib="" tree="" quick=0 out="" layers=auto launcher=""
+pairs=7 pairs_set=0 lib="" tree="" quick=0 out="" layers=auto launcher="" only=""
 while [ $# -gt 0 ]; do
 	case $1 in
-	--pairs | --lib | --tree | --out | --layers | --launcher)
+	--pairs | --lib | --tree | --out | --layers | --launcher | --only)
 		[ $# -ge 2 ] || die "$1 needs an argument" "scripts/bench.sh --help"
 		case $1 in
 		--pairs) pairs=$2 pairs_set=1 ;;
@@ -69,6 +73,7 @@ while [ $# -gt 0 ]; do
 		--out) out=$(abspath "$2") ;;
 		--layers) layers=$2 ;;
 		--launcher) launcher=$(abspath "$2") ;;
+		--only) only=$2 ;;
 		esac
 		shift 2
 		;;
@@ -79,6 +84,18 @@ while [ $# -gt 0 ]; do
 done
 case $pairs in '' | *[!0-9]* | 0) die "--pairs wants a positive integer, not '$pairs'" ;; esac
 [ "$quick" = 0 ] || [ "$pairs_set" = 1 ] || pairs=3
+all_cases="open openat stat lstat access fopen readlink opendir exec find findL rg rgfollow tar cpr du gitstatus spawn make configure startup memory"
+for c in $(printf '%s' "$only" | tr ',' ' '); do
+	case " $all_cases " in
+	*" $c "*) ;;
+	*) die "--only: unknown case '$c'" "one of: $all_cases" ;;
+	esac
+done
+# want NAME: is this case to be run?
+want() {
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac
+}
 
 cd "$(dirname "$0")/.."
 repo=$(pwd -P)
@@ -382,6 +399,7 @@ fi
 
 file=$tree/pkg00/mod000/f000.c
 for op in open openat stat lstat access fopen readlink opendir exec; do
+	want "$op" || continue
 	n=$n_micro target=$file
 	case $op in
 	readlink) target=$tree/pkg01/rel-link.c ;;
@@ -391,13 +409,18 @@ for op in open openat stat lstat access fopen readlink opendir exec; do
 	run_case "micro $op" "ns/call" 1 any --per "$n" --ns-from-stdout -- "$work/micro" "$op" "$target" "$n"
 done
 for w in $workloads; do
+	want "$w" || continue
 	run_case "$w" "ms/run" 1000000 same -- /bin/sh "$work/workloads.sh" "$w" "$tree"
 done
-run_case "startup, first process" "us/spawn" 1000 any --per "$n_start" --spawn "$n_start" /bin/true
+if want startup; then
+	run_case "startup, first process" "us/spawn" 1000 any --per "$n_start" --spawn "$n_start" /bin/true
+fi
 
 # Memory: what a process holds at its peak, bare and contained, interleaved:
 # cat's own VmHWM (every resident page, shared library text included) and
 # RssAnon (its private memory), from /proc/self/status
+rss=""
+if want memory; then
 rss=$("$py" - "$lib" "$root" "$pairs" <<'PY'
 import os, statistics, subprocess, sys
 lib, root, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -417,6 +440,7 @@ ab = statistics.median(x[1] for x in b); ac = statistics.median(x[1] for x in c)
 print("%d %d %d %d %d %d" % (hb, hc, hc - hb, ab, ac, ac - ab))
 PY
 ) || rss="? ? ? ? ? ?"
+fi
 
 # The report: a header that says where the numbers come from, then the table.
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -425,6 +449,7 @@ cmd="cd $(printf '%q' "$repo") && scripts/bench.sh --pairs $pairs --lib $(printf
 [ "$quick" = 0 ] || cmd+=" --quick"
 [ -z "$launcher" ] || cmd+=" --launcher $(printf '%q' "$launcher")"
 [ "$layers" = auto ] || cmd+=" --layers $layers"
+[ -z "$only" ] || cmd+=" --only $only"
 cmd+=" --out $(printf '%q' "$out")"
 report=$work/report.md
 {
@@ -454,8 +479,10 @@ report=$work/report.md
 	echo "gitstatus: git status --porcelain in the tree (a git repository); make: make -j2 clean all of"
 	echo "25 small C files; configure: ./configure of a small autoconf project."
 	echo
-	set -- $rss
-	echo "Memory of cat (median of $pairs interleaved runs, /proc/self/status): peak resident (VmHWM) bare $1 KiB, contained $2 KiB, extra $3 KiB; private anonymous (RssAnon) bare $4 KiB, contained $5 KiB, extra $6 KiB."
+	if [ -n "$rss" ]; then
+		set -- $rss
+		echo "Memory of cat (median of $pairs interleaved runs, /proc/self/status): peak resident (VmHWM) bare $1 KiB, contained $2 KiB, extra $3 KiB; private anonymous (RssAnon) bare $4 KiB, contained $5 KiB, extra $6 KiB."
+	fi
 } >"$report"
 mkdir -p "$(dirname "$out")"
 cp "$report" "$out"

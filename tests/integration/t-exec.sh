@@ -163,16 +163,21 @@ int main(int argc, char **argv)
 	return 1;
 }
 C
+	# loader_refused PROG RO LOADER WHAT: PROG (its loader named LOADER, in
+	# the read-only tree RO) runs first; LOADER is not recorded, and PROG's
+	# exec of itself is refused
+	loader_refused() {
+		out=$(CT_READ="$HELPERS:$2" contained "$ROOT/$1" 2>&1)
+		case $out in
+		*"L${#3}:$3"*) not_ok "$4 is not recorded at load: $out" ;;
+		*) ok "$4 is not recorded at load" ;;
+		esac
+		check_match "$4 is not trusted at an exec of a program naming it" "$out" \
+			"*libcontain: denied execve \"$ROOT/$1\": program for another ABI or libc cannot be contained*exec: Permission denied"
+	}
 	cc -o "$ROOT/via-rw-loader" "$T/self.c" -Wl,--dynamic-linker="$T/ro2/ld-linux-x86-64.so.2"
 	cc -o "$ROOT/via-sys-loader" "$T/self.c"
-	l="$T/ro2/ld-linux-x86-64.so.2"
-	out=$(CT_READ="$HELPERS:$T/ro2" contained "$ROOT/via-rw-loader" 2>&1)
-	case $out in
-	*"L${#l}:$l"*) not_ok "a loader linked into the writable tree is not recorded at load: $out" ;;
-	*) ok "a loader linked into the writable tree is not recorded at load" ;;
-	esac
-	check_match "nor trusted at an exec of a program naming it" "$out" \
-		"*libcontain: denied execve \"$ROOT/via-rw-loader\": program for another ABI or libc cannot be contained*exec: Permission denied"
+	loader_refused via-rw-loader "$T/ro2" "$T/ro2/ld-linux-x86-64.so.2" "a loader linked into the writable tree"
 	out=$(CT_READ="$HELPERS:$T/ro2" contained "$ROOT/via-sys-loader" 2>&1)
 	check_match "its twin under the system loader re-executes itself" "$out" "*ran again"
 
@@ -187,14 +192,8 @@ C
 	ln -s "$sysld" "$T/ro3/ld-linux-direct.so.2"
 	cc -o "$ROOT/via-hop" "$T/self.c" -Wl,--dynamic-linker="$T/ro3/ld-linux-hop.so.2"
 	cc -o "$ROOT/via-direct" "$T/self.c" -Wl,--dynamic-linker="$T/ro3/ld-linux-direct.so.2"
-	l="$T/ro3/ld-linux-hop.so.2"
-	out=$(CT_READ="$HELPERS:$T/ro3" contained "$ROOT/via-hop" 2>&1)
-	case $out in
-	*"L${#l}:$l"*) not_ok "a loader reached through a link in the writable tree is not recorded at load: $out" ;;
-	*) ok "a loader reached through a link in the writable tree is not recorded at load" ;;
-	esac
-	check_match "nor trusted at an exec" "$out" \
-		"*libcontain: denied execve \"$ROOT/via-hop\": program for another ABI or libc cannot be contained*exec: Permission denied"
+	loader_refused via-hop "$T/ro3" "$T/ro3/ld-linux-hop.so.2" \
+		"a loader reached through a link in the writable tree"
 	l="$T/ro3/ld-linux-direct.so.2"
 	out=$(CT_READ="$HELPERS:$T/ro3" contained "$ROOT/via-direct" 2>&1)
 	check_match "its twin through read-only links only is recorded and re-executes itself" "$out" \

@@ -77,6 +77,17 @@ API int close(int fd)
  * callable by programs too, so each is the same wrapper under both names */
 API int __close(int fd) __attribute__((alias("close")));
 
+/* After the real call that closed or replaced fd returned r: the second
+ * forget (a fill may have raced the call), the call's errno kept. */
+static int forget_after(int fd, int r)
+{
+	int e = errno;
+
+	ct_forget_fd(fd);
+	errno = e;
+	return r;
+}
+
 /* A stream's fd closed inside libc (fclose, _IO_fclose, endmntent); *slot
  * caches libc's entry point (neither is async-signal-safe: dlsym may run). */
 typedef int (*stream_close_fn)(FILE *);
@@ -84,7 +95,7 @@ typedef int (*stream_close_fn)(FILE *);
 static int close_stream(stream_close_fn *slot, const char *name, FILE *fp)
 {
 	stream_close_fn real = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	int fd = ct_is_null(fp) ? -1 : fileno(fp), r, e;
+	int fd = ct_is_null(fp) ? -1 : fileno(fp);
 
 	if (!real) {
 		real = (stream_close_fn)dlsym(RTLD_NEXT, name);
@@ -95,11 +106,7 @@ static int close_stream(stream_close_fn *slot, const char *name, FILE *fp)
 		return EOF;
 	}
 	ct_forget_fd(fd);
-	r = real(fp);
-	e = errno;
-	ct_forget_fd(fd);
-	errno = e;
-	return r;
+	return forget_after(fd, real(fp));
 }
 
 API int close_range(unsigned int lo, unsigned int hi, int flags)
@@ -133,34 +140,22 @@ API void closefrom(int lo)
 
 API int __dup2(int oldfd, int newfd)
 {
-	int r, e;
-
 	if (oldfd == newfd)	/* nothing is closed: EBADF or newfd */
 		return (int)syscall(SYS_fcntl, oldfd, F_GETFD) < 0 ? -1 : newfd;
 	ct_forget_fd(newfd);
 #ifdef SYS_dup2
-	r = (int)syscall(SYS_dup2, oldfd, newfd);
+	return forget_after(newfd, (int)syscall(SYS_dup2, oldfd, newfd));
 #else
-	r = (int)syscall(SYS_dup3, oldfd, newfd, 0);
+	return forget_after(newfd, (int)syscall(SYS_dup3, oldfd, newfd, 0));
 #endif
-	e = errno;
-	ct_forget_fd(newfd);
-	errno = e;
-	return r;
 }
 
 API int dup2(int oldfd, int newfd) __attribute__((alias("__dup2")));
 
 API int dup3(int oldfd, int newfd, int flags)
 {
-	int r, e;
-
 	ct_forget_fd(newfd);
-	r = (int)syscall(SYS_dup3, oldfd, newfd, flags);
-	e = errno;
-	ct_forget_fd(newfd);
-	errno = e;
-	return r;
+	return forget_after(newfd, (int)syscall(SYS_dup3, oldfd, newfd, flags));
 }
 
 static stream_close_fn real_fclose, real_endmntent, real_pclose;
@@ -206,7 +201,7 @@ API int fcloseall(void)
 API int closedir(DIR *d)
 {
 	static int (*real)(DIR *);
-	int fd = ct_is_null(d) ? -1 : dirfd(d), r, e;
+	int fd = ct_is_null(d) ? -1 : dirfd(d);
 
 	if (!real)
 		real = (int (*)(DIR *))dlsym(RTLD_NEXT, "closedir");
@@ -215,11 +210,7 @@ API int closedir(DIR *d)
 		return -1;
 	}
 	ct_forget_fd(fd);
-	r = real(d);
-	e = errno;
-	ct_forget_fd(fd);
-	errno = e;
-	return r;
+	return forget_after(fd, real(d));
 }
 
 /* glibc's daemon moves the cwd to / and 0-2 to /dev/null internally */

@@ -671,6 +671,36 @@ static int loader_held(const struct ct_policy *p, const struct ct_verdict *v)
 	return v->tree >= 0 && !(p->trees[v->tree].acc & CT_W) && !v->via_writable;
 }
 
+/*
+ * Can the loader named interp run a program the library must enter? It is
+ * glibc's, named through a read-only tree, found with nothing writable on
+ * the way (loader_held), and the very loader this process runs under,
+ * unless foreign_ok. 1 yes, 0 no, -1 its open was refused (reported as op,
+ * errno set; op NULL: quietly, at load).
+ */
+static int loader_fit(const struct ct_policy *p, const char *op, const char *interp,
+		      int foreign_ok)
+{
+	struct ct_verdict v;
+	int fd, fit;
+
+	if (!strstr(interp, "/ld-linux") || !in_read_only_tree(p, interp))
+		return 0;
+	if (op) {
+		fd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0, CT_R, 1, &v);
+	} else {
+		struct ct_req rq = { .dirfd = AT_FDCWD, .path = interp, .flags = O_PATH | O_CLOEXEC,
+				     .need = CT_R, .follow = 1 };
+
+		fd = ct_open(p, &rq, &v);
+	}
+	if (fd < 0)
+		return -1;
+	fit = loader_held(p, &v) && (foreign_ok || is_our_loader(fd));
+	sys_close(fd);
+	return fit;
+}
+
 /* Landlock and the seccomp filter both hold this process (and so what it
  * runs): a program the preload will not load into may run. */
 static int kernel_holds(const struct ct_policy *p)
@@ -692,7 +722,7 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 {
 	unsigned long long phoff;
 	unsigned phnum, phentsize, i, machine;
-	int is64 = head[EI_CLASS] == ELFCLASS64, reason = CT_STATIC, zero = 0;
+	int is64 = head[EI_CLASS] == ELFCLASS64, reason = CT_STATIC, zero = 0, fit;
 	struct ct_verdict v;
 
 	if (is64) {
@@ -754,45 +784,23 @@ static int check_elf(const struct ct_policy *p, const char *op, int fd, const ch
 			reason = CT_ABI;
 			break;
 		}
-		/* the loader the first process verified at load, against this
-		 * policy, with the tests below: the same text in a read-only
-		 * tree names the same file */
+		/* the same text names the same file (loader_fit: read-only
+		 * all the way): the loader the first process verified at
+		 * load, against this policy, or the last one this process did */
 		if (p->interp && strcmp(interp, p->interp) == 0)
 			return 0;
-		if (!strstr(interp, "/ld-linux") || !in_read_only_tree(p, interp)) {
-			reason = CT_ABI;
-			break;
-		}
-		/* the last one this process verified */
 		if (__atomic_load_n(&interp_state, __ATOMIC_ACQUIRE) == 2 && strcmp(interp, interp_ok) == 0)
 			return 0;
-		/* the loader the kernel will map: in the trees, and ours */
-		{
-			int ifd = ct_checked_open(p, op, AT_FDCWD, interp, O_PATH | O_CLOEXEC, 0,
-						  CT_R, 1, &v);
-			int ours;
-
-			if (ifd < 0)
-				return -1;
-			/* the text lies in a read-only tree, but a link there
-			 * may lead into a writable one, where the file could be
-			 * swapped after this check: the file itself must lie
-			 * in a read-only tree */
-			if (!loader_held(p, &v)) {
-				sys_close(ifd);
-				reason = CT_ABI;
-				break;
-			}
-			/* whether it is ours decides nothing when the kernel
-			 * layers hold a foreign loader too (below): then the
-			 * look into /proc/self/maps (six system calls in
-			 * every fork child that execs) is not made */
-			ours = kernel_holds(p) || is_our_loader(ifd);
-			sys_close(ifd);
-			if (!ours) {
-				reason = CT_ABI;
-				break;
-			}
+		/* whether it is ours decides nothing when the kernel layers
+		 * hold a foreign loader too (below): then the look into
+		 * /proc/self/maps (six system calls in every fork child that
+		 * execs) is not made */
+		fit = loader_fit(p, op, interp, kernel_holds(p));
+		if (fit < 0)
+			return -1;
+		if (!fit) {
+			reason = CT_ABI;
+			break;
 		}
 		if (__atomic_compare_exchange_n(&interp_state, &zero, 1, 0, __ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED)) {
@@ -829,9 +837,6 @@ const char *ct_verified_interp(const struct ct_policy *p)
 	unsigned long n = getauxval(AT_PHNUM), i;
 	const char *interp = NULL;
 	unsigned long bias = 0, size = 0;
-	struct ct_verdict v;
-	struct ct_req rq;
-	int fd, ours;
 
 	/* in memory, from the program headers the kernel mapped: no read */
 	for (i = 0; ph && i < n; i++)
@@ -842,21 +847,11 @@ const char *ct_verified_interp(const struct ct_policy *p)
 			interp = (const char *)(bias + ph[i].p_vaddr);
 			size = ph[i].p_filesz;
 		}
-	/* the tests check_elf makes before it looks at the file */
-	if (!interp || size < 2 || size > 256 || interp[size - 1] != 0 || interp[0] != '/' ||
-	    !strstr(interp, "/ld-linux") || !in_read_only_tree(p, interp))
+	/* the text as check_elf reads it; then its test, quietly, and the
+	 * loader must be ours whatever layers hold the children */
+	if (!interp || size < 2 || size > 256 || interp[size - 1] != 0 || interp[0] != '/')
 		return NULL;
-	memset(&rq, 0, sizeof(rq));
-	rq.dirfd = AT_FDCWD;
-	rq.path = interp;
-	rq.flags = O_PATH | O_CLOEXEC;
-	rq.need = CT_R;
-	rq.follow = 1;
-	if ((fd = ct_open(p, &rq, &v)) < 0)
-		return NULL;
-	ours = loader_held(p, &v) && is_our_loader(fd);
-	sys_close(fd);
-	return ours ? interp : NULL;
+	return loader_fit(p, NULL, interp, 0) == 1 ? interp : NULL;
 }
 
 /* A #! script: its interpreter must pass check_program too. */

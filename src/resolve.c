@@ -636,19 +636,25 @@ void ct_forget_all(void)
 
 /* The record of dirfd (AT_FDCWD: the cwd's) and its generation; with make,
  * the table is mapped if need be. NULL: none can be kept. */
+/* The generation a record of dirfd (AT_FDCWD: the cwd) is filled against,
+ * or NULL when none is kept for it: records off, a number outside the
+ * table, or 0-2 (daemon, login_tty... dup2 onto them inside libc). */
+static unsigned long long *rec_gen_for(int dirfd)
+{
+	if (!records_on())
+		return NULL;
+	if (dirfd == AT_FDCWD)
+		return &rec_cwd_gen;
+	return dirfd >= 3 && dirfd < REC_FDS ? &rec_gen : NULL;
+}
+
 static unsigned long long *rec_slot(int dirfd, unsigned long long **gen, int make)
 {
 	struct rec_table *t;
 
-	if (!records_on() || (dirfd != AT_FDCWD && (dirfd < 0 || dirfd >= REC_FDS)) ||
-	    !(t = rec_table(make)))
+	if (!(*gen = rec_gen_for(dirfd)) || !(t = rec_table(make)))
 		return NULL;
-	if (dirfd == AT_FDCWD) {
-		*gen = &rec_cwd_gen;
-		return &t->cwd;
-	}
-	*gen = &rec_gen;
-	return &t->fd[dirfd];
+	return dirfd == AT_FDCWD ? &t->cwd : &t->fd[dirfd];
 }
 
 /* The recorded tree (-1: none of the fast ones), or -2: no record. */
@@ -678,8 +684,7 @@ static void rec_fill(int dirfd, int tree, unsigned long long gen0)
 {
 	unsigned long long *gen, *slot = rec_slot(dirfd, &gen, 1);
 
-	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0 ||
-	    (dirfd >= 0 && dirfd < 3))	/* 0-2: daemon, login_tty... dup2 onto them inside libc */
+	if (!slot || __atomic_load_n(gen, __ATOMIC_SEQ_CST) != gen0)
 		return;
 	/* asked again: a vfork may have begun since the fill did */
 	if (__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST))
@@ -725,8 +730,7 @@ int ct_anchor_tree(const struct ct_policy *p, int dirfd)
 	 * anything relative to it. Only the owner fills: a fork or vfork
 	 * child reads and forgets.
 	 */
-	if ((dirfd == AT_FDCWD || (dirfd >= 3 && dirfd < REC_FDS)) && records_on() && may_fill(p)) {
-		gen = dirfd == AT_FDCWD ? &rec_cwd_gen : &rec_gen;
+	if ((gen = rec_gen_for(dirfd)) && may_fill(p)) {
 		__atomic_add_fetch(&rec_filling, 1, __ATOMIC_SEQ_CST);
 		if (!rec_maybe())
 			__atomic_store_n(&rec_state, 2, __ATOMIC_SEQ_CST);

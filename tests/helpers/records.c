@@ -405,6 +405,33 @@ static void *statter(void *arg)
 	return NULL;
 }
 
+static pthread_t race_threads[3];
+
+/* Number 20 on a; one thread flipping it between a and b, two fstatat'ing
+ * through it, until race_end. 0, or -1 when it could not start. */
+static int race_begin(const char *a, const char *b)
+{
+	race_a = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	race_b = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (race_a < 0 || race_b < 0 || dup2(race_a, 20) != 20)
+		return -1;
+	race_stop = 0;
+	if (pthread_create(&race_threads[0], NULL, flipper, NULL) ||
+	    pthread_create(&race_threads[1], NULL, statter, NULL) ||
+	    pthread_create(&race_threads[2], NULL, statter, NULL))
+		return -1;
+	return 0;
+}
+
+static void race_end(void)
+{
+	int i;
+
+	race_stop = 1;
+	for (i = 0; i < 3; i++)
+		pthread_join(race_threads[i], NULL);
+}
+
 static int identrace_rounds(const char *rw, const char *ro)
 {
 	const char *verdict = "Permission denied";
@@ -412,25 +439,14 @@ static int identrace_rounds(const char *rw, const char *ro)
 	int round, fd, c;
 
 	for (round = 0; round < 20; round++) {
-		pthread_t th[3];
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
-		int i;
 
 		snprintf(a, sizeof(a), "%s/d%d", rw, round);
 		snprintf(b, sizeof(b), "%s/d%d", ro, round);
-		race_a = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		race_b = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (race_a < 0 || race_b < 0 || dup2(race_a, 20) != 20)
-			return 1;
-		race_stop = 0;
-		if (pthread_create(&th[0], NULL, flipper, NULL) ||
-		    pthread_create(&th[1], NULL, statter, NULL) ||
-		    pthread_create(&th[2], NULL, statter, NULL))
+		if (race_begin(a, b) < 0)
 			return 1;
 		nanosleep(&ts, NULL);
-		race_stop = 1;
-		for (i = 0; i < 3; i++)
-			pthread_join(th[i], NULL);
+		race_end();
 		fd = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		c = openat(fd, "probe", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 		if ((c >= 0 || errno != EACCES) && !strcmp(verdict, "Permission denied"))
@@ -468,16 +484,9 @@ static int identrace(const char *rw, const char *ro, const char *where)
 
 static int forkrace(const char *rw, const char *ro, int n)
 {
-	pthread_t th[3];
 	int i, bad = 0, twins = 0;
 
-	race_a = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	race_b = open(ro, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (race_a < 0 || race_b < 0 || dup2(race_a, 20) != 20)
-		return 1;
-	race_stop = 0;
-	if (pthread_create(&th[0], NULL, flipper, NULL) || pthread_create(&th[1], NULL, statter, NULL) ||
-	    pthread_create(&th[2], NULL, statter, NULL))
+	if (race_begin(rw, ro) < 0)
 		return 1;
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
@@ -503,9 +512,7 @@ static int forkrace(const char *rw, const char *ro, int n)
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
 			twins++;
 	}
-	race_stop = 1;
-	for (i = 0; i < 3; i++)
-		pthread_join(th[i], NULL);
+	race_end();
 	printf("forks=%d stale-creates=%d twins=%s\n", n, bad, twins ? "ok" : "none");
 	return 0;
 }

@@ -48,6 +48,9 @@
 #define SYS_landlock_add_rule 445
 #define SYS_landlock_restrict_self 446
 #endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 #ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
 #endif
@@ -165,6 +168,8 @@ int ct_seccomp_install(char *err, size_t errlen)
 
 /* ---- Landlock ---- */
 
+#define LL_BATCH 64
+
 struct ll {
 	int fd;			/* the ruleset */
 	unsigned long long all;	/* handled rights */
@@ -173,7 +178,39 @@ struct ll {
 	int rules;
 	char *err;
 	size_t errlen;
+	/* descriptors of carved entries, closed together (one close_range
+	 * for a run of numbers instead of a close each) */
+	int npending;
+	int pending[LL_BATCH];
 };
+
+/*
+ * Close the pending descriptors: each run of consecutive numbers with one
+ * close_range. Only numbers this code opened are in a run (sorted first:
+ * a directory closed in between leaves a hole the next open fills), and no
+ * other thread opens anything meanwhile (Landlock is applied only while the
+ * process has one).
+ */
+static void ll_flush(struct ll *l)
+{
+	int *v = l->pending, n = l->npending, i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j] == v[j - 1] + 1; j++)
+			;
+		if (j - i == 1 || syscall(SYS_close_range, (unsigned)v[i], (unsigned)v[j - 1], 0) != 0)
+			for (int k = i; k < j; k++)
+				sys_close(v[k]);
+	}
+	l->npending = 0;
+}
 
 static int ll_fail(struct ll *l, const char *what, const char *path, int e)
 {
@@ -190,7 +227,10 @@ static int ll_rule_at(struct ll *l, const char *path, unsigned long long rights,
 {
 	struct landlock_path_beneath_attr pb;
 	struct stat st;
-	int fd = sys_openat(AT_FDCWD, *path ? path : "/", O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
+	int fd;
+
+	ll_flush(l);	/* the batch never costs a descriptor another open needs */
+	fd = sys_openat(AT_FDCWD, *path ? path : "/", O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
 
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : ll_fail(l, "cannot open", path, errno);
@@ -259,18 +299,21 @@ static int ll_rule_entry(struct ll *l, int dirfd, const char *name, unsigned cha
 
 	if (type == DT_LNK)
 		return 0;
+	if (l->npending == LL_BATCH)
+		ll_flush(l);
 	fd = sys_openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0 && errno == EMFILE && l->npending) {
+		/* near the descriptor limit: what the batch holds, back */
+		ll_flush(l);
+		fd = sys_openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	}
 	if (fd < 0)
 		return errno == ENOENT ? 0 : ll_fail(l, "cannot open", l->path, errno);
+	l->pending[l->npending++] = fd;
 	pb.allowed_access = (type == DT_DIR ? rights : rights & FS_FILE) & l->all;
 	pb.parent_fd = fd;
-	if (pb.allowed_access && syscall(SYS_landlock_add_rule, l->fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0) {
-		int e = errno;
-
-		sys_close(fd);
-		return ll_fail(l, "cannot add a rule for", l->path, e);
-	}
-	sys_close(fd);
+	if (pb.allowed_access && syscall(SYS_landlock_add_rule, l->fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0)
+		return ll_fail(l, "cannot add a rule for", l->path, errno);
 	l->rules++;
 	return 0;
 }
@@ -288,6 +331,7 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 		return 0;
 	if (!deny_below(l->p, l->path, len))
 		return ll_rule_at(l, l->path, rights, 1);
+	/* (ll_rule flushes the batch: the directory's descriptor next) */
 	if (ll_rule(l, l->path, rights & LANDLOCK_ACCESS_FS_READ_DIR) < 0)
 		return -1;
 	fd = sys_openat(AT_FDCWD, len ? l->path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
@@ -338,6 +382,7 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 	}
 	sys_close(fd);
 	munmap(dents, DENTS);
+	ll_flush(l);
 	return r;
 }
 
@@ -471,6 +516,7 @@ int ct_landlock_apply(const struct ct_policy *p, char *err, size_t errlen)
 out:
 	if (r < 0 && !err[0])
 		snprintf(err, errlen, "Landlock: a path of the policy is too long");
+	ll_flush(&l);
 	if (l.fd >= 0)
 		sys_close(l.fd);
 	munmap(mem, scratch);

@@ -98,4 +98,11 @@ check_match "and what CONTAIN_LAYERS left on" "$(CT_LAYERS=seccomp v)" "* (activ
 check "static: a CONTAIN_DENY file in /etc is EACCES to raw reads" \
 	"$(sx "$S" read /etc/shadow)" EACCES
 check "static: /etc/hostname next to it is readable" "$(sx "$S" read /etc/hostname | grep -c .)" 1
+# the carve holds the descriptors of /etc's entries in batches: a process
+# started with 6 descriptors to spare still builds the whole ruleset ($#:
+# the file, the open descriptors and the one listing them)
+lowfd() { (set -- "$1" /proc/self/fd/*; ulimit -n $(($# + 4)) && contained "$R" read "$1" 2>&1); }
+check "6 spare descriptors: the ruleset is built and a raw read of /etc/shadow is EACCES" \
+	"$(lowfd /etc/shadow)" EACCES
+check "6 spare descriptors: a raw read of /etc/hostname next to it works" "$(lowfd /etc/hostname | grep -c .)" 1
 finish

@@ -105,10 +105,13 @@ struct ct_env {
 	const char *self_path;	/* this library's path as the loader found it */
 	int create_tmpdir;	/* allowed to create a private TMPDIR */
 	int no_defaults;	/* unit tests: no default read-only set */
+	/* Landlock and the seccomp filter will hold this process tree (or
+	 * the process exits before the program runs) */
+	int kernel_holds;
 	/* the running program's interpreter if it passes the exec check
 	 * under the policy being built (libcontain.so's), or NULL; NULL
-	 * here: nothing is recorded */
-	const char *(*verified_interp)(const struct ct_policy *p);
+	 * here: nothing is recorded. kernel_holds: as above */
+	const char *(*verified_interp)(const struct ct_policy *p, int kernel_holds);
 };
 
 /*

@@ -831,7 +831,7 @@ unverifiable:
 	return -1;
 }
 
-const char *ct_verified_interp(const struct ct_policy *p)
+const char *ct_verified_interp(const struct ct_policy *p, int kernel_holds)
 {
 	const Elf64_Phdr *ph = (const Elf64_Phdr *)getauxval(AT_PHDR);
 	unsigned long n = getauxval(AT_PHNUM), i;
@@ -847,11 +847,14 @@ const char *ct_verified_interp(const struct ct_policy *p)
 			interp = (const char *)(bias + ph[i].p_vaddr);
 			size = ph[i].p_filesz;
 		}
-	/* the text as check_elf reads it; then its test, quietly, and the
-	 * loader must be ours whatever layers hold the children */
+	/* the text as check_elf reads it; then its test, quietly. Whether
+	 * the loader is ours (a read of /proc/self/maps) matters only when
+	 * the kernel layers will not hold the children: with them, check_elf
+	 * in every child accepts any loader that passes the rest, and they
+	 * cannot be taken off a process tree once applied */
 	if (!interp || size < 2 || size > 256 || interp[size - 1] != 0 || interp[0] != '/')
 		return NULL;
-	return loader_fit(p, NULL, interp, 0) == 1 ? interp : NULL;
+	return loader_fit(p, NULL, interp, kernel_holds) == 1 ? interp : NULL;
 }
 
 /* A #! script: its interpreter must pass check_program too. */

@@ -89,23 +89,41 @@ static int landlock_in_force(void)
  * them (the contain launcher may have applied Landlock before exec:
  * CONTAIN_LANDLOCKED=1, believed only if a domain is in force); its
  * children inherit them. Every process then notes what holds it.
+ *
+ * layers_wanted: CONTAIN_LAYERS read, before the policy is loaded: the
+ * layers to apply (*need) and the ones named (*required). A bad value
+ * ends the process.
  */
-static void kernel_layers(struct ct_policy *p)
+static void layers_wanted(unsigned *need, unsigned *required)
 {
 	const char *want = ct_env_value("CONTAIN_LAYERS");
-	unsigned need, required;
-	char err[1024] = "";
+	char err[1024];
 	int is_auto;
 
-	if (ct_layers_parse(want, &need, &is_auto) < 0 || (need & CT_LAYER_SUPERVISOR)) {
+	if (ct_layers_parse(want, need, &is_auto) < 0 || (*need & CT_LAYER_SUPERVISOR)) {
 		snprintf(err, sizeof(err), "CONTAIN_LAYERS=\"%s\": unknown layer (use auto, none, "
 			 "landlock, seccomp; the supervisor runs only under contain)", want);
 		ct_config_error(err);
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
-	required = need;
+	*required = *need;
 	if (is_auto)
-		need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP;
+		*need = CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP;
+}
+
+/* Will both layers hold a first process that applies need? Then
+ * kernel_layers applies them, or the process exits (a kernel without
+ * Landlock is the one case that goes on without them). */
+static int layers_will_hold(unsigned need)
+{
+	return (need & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP) &&
+	       ct_landlock_abi() > 0;
+}
+
+static void kernel_layers(struct ct_policy *p, unsigned need, unsigned required)
+{
+	char err[1024] = "";
+
 	if (!p->inherited) {
 		if (need & CT_LAYER_LANDLOCK) {
 			const char *ll = ct_env_value("CONTAIN_LANDLOCKED");
@@ -173,12 +191,15 @@ static void load_policy(void)
 	char err[1024];
 	size_t len;
 	struct ct_policy *p;
+	unsigned need = 0, required = 0;
 	const char *vars[] = { "CONTAIN_ROOT", "CONTAIN_READ", "CONTAIN_WRITE", "CONTAIN_DENY",
 			       "CONTAIN_LOG", "CONTAIN_TMPDIR", "LD_PRELOAD", "CONTAIN_POLICY" };
 	size_t i;
 
 	memset(&e, 0, sizeof(e));
 	e.root = ct_env_value("CONTAIN_ROOT");
+	if (e.root)
+		layers_wanted(&need, &required);
 	e.read = ct_env_value("CONTAIN_READ");
 	e.write = ct_env_value("CONTAIN_WRITE");
 	e.deny = ct_env_value("CONTAIN_DENY");
@@ -188,6 +209,8 @@ static void load_policy(void)
 	e.preload = ct_env_value("LD_PRELOAD");
 	e.serialized = ct_env_value("CONTAIN_POLICY");
 	e.create_tmpdir = 1;
+	/* asked only where the policy will be resolved here */
+	e.kernel_holds = e.root && !e.serialized && layers_will_hold(need);
 	e.verified_interp = ct_verified_interp;
 	if (dladdr((void *)&load_policy, &info) && info.dli_fname && info.dli_fname[0]) {
 		static char self[4096];
@@ -230,7 +253,7 @@ static void load_policy(void)
 		_exit(LIBCONTAIN_EXIT_POLICY);
 	}
 	if (p->active)
-		kernel_layers(p);
+		kernel_layers(p, need, required);
 	/* the records' owner: a vfork or fork child (another pid) fills none */
 	p->owner = sys_getpid();
 	mprotect(p, len, PROT_READ);

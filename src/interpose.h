@@ -27,9 +27,10 @@ int ct_is_null(const void *ptr);
  * (system, popen: glibc spawns /bin/sh with environ). */
 void ct_repair_environ(const struct ct_policy *p);
 /* The running program's interpreter (PT_INTERP) when it passes the exec
- * check under p and is the loader this process runs under, else NULL:
- * recorded in the policy at load (struct ct_env.verified_interp). */
-const char *ct_verified_interp(const struct ct_policy *p);
+ * check under p and is the loader this process runs under (or, when the
+ * kernel layers will hold the tree, any loader check_elf accepts), else
+ * NULL: recorded in the policy at load (struct ct_env.verified_interp). */
+const char *ct_verified_interp(const struct ct_policy *p, int kernel_holds);
 
 /*
  * Shared by the default entry points and their compat versions (src/compat.c).

@@ -1026,7 +1026,7 @@ static __attribute__((noinline)) int load_full(struct builder *bp, const struct 
 
 	/* checked once here, for every exec in the process tree */
 	if (e->verified_interp) {
-		const char *interp = e->verified_interp(p);
+		const char *interp = e->verified_interp(p, e->kernel_holds);
 
 		if (interp && strlen(interp) < 256)
 			p->interp = arena_strndup(p, interp, strlen(interp));

@@ -214,15 +214,19 @@ END_TEST
  * (an L record); a child takes it without asking again. */
 static int interp_asked;
 
-static const char *interp_yes(const struct ct_policy *p)
+static int interp_holds = -1;
+
+static const char *interp_yes(const struct ct_policy *p, int kernel_holds)
 {
 	interp_asked++;
+	interp_holds = kernel_holds;
 	return p->ntrees > 0 ? "/lib64/ld-linux-x86-64.so.2" : NULL;
 }
 
-static const char *interp_no(const struct ct_policy *p)
+static const char *interp_no(const struct ct_policy *p, int kernel_holds)
 {
 	(void)p;
+	(void)kernel_holds;
 	interp_asked++;
 	return NULL;
 }
@@ -245,6 +249,7 @@ START_TEST(verified_interp_travels_with_the_policy)
 	interp_asked = 0;
 	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(interp_asked, 1);
+	ck_assert_int_eq(interp_holds, 0);	/* what the caller said passes through */
 	ck_assert_str_eq(p->interp, "/lib64/ld-linux-x86-64.so.2");
 	for (i = 0; i < p->nenv; i++)
 		if (!strncmp(p->env[i], "CONTAIN_POLICY=", 15))
@@ -269,8 +274,13 @@ START_TEST(verified_interp_travels_with_the_policy)
 		ck_assert_int_eq(interp_asked, 2);
 	}
 
-	/* not verified: nothing recorded, nothing for a child to trust */
 	e.serialized = NULL;
+	e.kernel_holds = 1;
+	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
+	ck_assert_int_eq(interp_holds, 1);
+	e.kernel_holds = 0;
+
+	/* not verified: nothing recorded, nothing for a child to trust */
 	e.verified_interp = interp_no;
 	ck_assert_int_eq(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)), 0);
 	ck_assert_ptr_null(p->interp);

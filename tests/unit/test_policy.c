@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "unit.h"
 
@@ -16,6 +17,18 @@ static void setup(void)
 	fixture_make(&fx);
 	snprintf(p, sizeof(p), "%s/root-link", fx.base);
 	ck_assert_int_eq(symlink("root", p), 0);
+	snprintf(p, sizeof(p), "%s/file-link", fx.base);
+	ck_assert_int_eq(symlink("root/file.txt", p), 0);
+	snprintf(p, sizeof(p), "%s/dangling-link", fx.base);
+	ck_assert_int_eq(symlink("nope", p), 0);
+	snprintf(p, sizeof(p), "%s/loop-a", fx.base);
+	ck_assert_int_eq(symlink("loop-b", p), 0);
+	snprintf(p, sizeof(p), "%s/loop-b", fx.base);
+	ck_assert_int_eq(symlink("loop-a", p), 0);
+	snprintf(p, sizeof(p), "%s/lib", fx.base);	/* outside the root */
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/lib/sub", fx.base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
 }
 
 static void teardown(void)
@@ -68,6 +81,11 @@ static const struct {
 	{ "opt-out ignored when root set", "%R", NULL, NULL, "1", NULL, NULL, 1 },
 	{ "good root loads", "%R", NULL, NULL, NULL, NULL, NULL, 1 },
 	{ "root through a symlink loads", "%B/root-link", NULL, NULL, NULL, NULL, NULL, 1 },
+	{ "root through a link to a file refuses", "%B/file-link", NULL, NULL, NULL, NULL, "not a directory", 0 },
+	{ "root through a dangling link refuses", "%B/dangling-link", NULL, NULL, NULL, NULL,
+	  "no such file or directory", 0 },
+	{ "root through a link loop refuses", "%B/loop-a", NULL, NULL, NULL, NULL,
+	  "too many levels of symbolic links", 0 },
 	{ "relative read entry refuses", "%R", "%D:rel/dir", NULL, NULL, NULL, "CONTAIN_READ=\"rel/dir\": not an absolute path", 0 },
 	{ "missing read entry is skipped", "%R", "%B/nope:%D", NULL, NULL, NULL, NULL, 1 },
 	{ "relative log refuses", "%R", NULL, "log.json", NULL, NULL, "CONTAIN_LOG=\"log.json\": not an absolute path", 0 },
@@ -292,6 +310,69 @@ START_TEST(verified_interp_travels_with_the_policy)
 }
 END_TEST
 
+/*
+ * A read entry behind links is the tree at its real path (what realpath(3)
+ * says), and each link on the way is an alias; one that leads nowhere is
+ * skipped. Relative, absolute and chained links, a ".." in a link's text
+ * (taken the slow way), a link to a file, a link in the middle of a path.
+ * (Targets outside the root: a tree inside it would be dropped as redundant.)
+ */
+static const struct {
+	const char *name;
+	const char *links[3][2];	/* link name in the base -> text (%R %B) */
+	const char *entry;		/* the CONTAIN_READ entry */
+	int skipped;
+} link_cases[] = {
+	{ "relative link", { { "l-rel", "ro" } }, "%B/l-rel", 0 },
+	{ "absolute link", { { "l-abs", "%B/ro" } }, "%B/l-abs", 0 },
+	{ "chain of links", { { "l-c1", "l-c2" }, { "l-c2", "%B/l-c3" }, { "l-c3", "ro" } }, "%B/l-c1", 0 },
+	{ "link in the middle", { { "l-mid", "lib" } }, "%B/l-mid/sub", 0 },
+	{ "dotdot in the text", { { "l-dd", "root/../ro" } }, "%B/l-dd", 0 },
+	{ "link to a file", { { "l-file", "ro/data.txt" } }, "%B/l-file", 0 },
+	{ "link through a link's dir", { { "l-d1", "l-d2/sub" }, { "l-d2", "lib" } }, "%B/l-d1", 0 },
+	{ "dangling link", { { "l-none", "nope/x" } }, "%B/l-none", 1 },
+	{ "link loop", { { "l-la", "l-lb" }, { "l-lb", "l-la" } }, "%B/l-la", 1 },
+};
+
+START_TEST(read_entries_through_links_are_their_real_paths)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char entry[700], text[700], at[700], err[512], *real;
+	struct ct_env e;
+	int i, k, found = 0, aliased = 0;
+
+	for (k = 0; k < 3 && link_cases[_i].links[k][0]; k++) {
+		snprintf(at, sizeof(at), "%s/%s", fx.base, link_cases[_i].links[k][0]);
+		expand(link_cases[_i].links[k][1], text, sizeof(text));
+		ck_assert_int_eq(symlink(text, at), 0);
+	}
+	expand(link_cases[_i].entry, entry, sizeof(entry));
+	memset(&e, 0, sizeof(e));
+	e.root = fx.root;
+	e.read = entry;
+	e.log = "off";
+	e.no_defaults = 1;
+	ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+	real = realpath(entry, NULL);
+	ck_assert_msg((real == NULL) == link_cases[_i].skipped, "%s: realpath disagrees with the case",
+		      link_cases[_i].name);
+	for (i = 0; real && i < p->ntrees; i++)
+		if (!strcmp(p->trees[i].path, real))
+			found = 1;
+	ck_assert_msg(found == !link_cases[_i].skipped, "%s: tree %s %s", link_cases[_i].name,
+		      real ? real : entry, found ? "present" : "missing");
+	snprintf(at, sizeof(at), "%s/%s", fx.base, link_cases[_i].links[0][0]);
+	for (i = 0; i < p->nalias; i++)
+		if (!strcmp(p->alias[i].from, at))
+			aliased = 1;
+	ck_assert_msg(aliased == !link_cases[_i].skipped, "%s: alias for %s %s", link_cases[_i].name, at,
+		      aliased ? "noted" : "missing");
+	free(real);
+	munmap(p, 1 << 20);
+}
+END_TEST
+
 /* Deny entries are kept by real path, however they were written. */
 START_TEST(deny_entries_are_canonical)
 {
@@ -338,6 +419,8 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, policy_round_trips_through_contain_policy);
 	tcase_add_test(tc, verified_interp_travels_with_the_policy);
 	tcase_add_test(tc, deny_entries_are_canonical);
+	tcase_add_loop_test(tc, read_entries_through_links_are_their_real_paths, 0,
+			    sizeof(link_cases) / sizeof(link_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

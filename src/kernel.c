@@ -102,11 +102,20 @@ const char *ct_layer_names(unsigned layers)
 	}
 }
 
+/* asked once per process: a first process asks at every step of its start */
+static int landlock_abi_seen CT_START_DATA;	/* 0 unknown, -1 none, else the ABI */
+
 int ct_landlock_abi(void)
 {
-	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	int v = __atomic_load_n(&landlock_abi_seen, __ATOMIC_RELAXED);
 
-	return v > 0 ? (int)v : 0;
+	if (v == 0) {
+		long r = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+
+		v = r > 0 ? (int)r : -1;
+		__atomic_store_n(&landlock_abi_seen, v, __ATOMIC_RELAXED);
+	}
+	return v > 0 ? v : 0;
 }
 
 /* The rights this kernel's Landlock knows (unknown ones would be EINVAL). */
@@ -390,10 +399,15 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 static int other_threads(void)
 {
 	char buf[4096];
-	int fd = sys_openat(AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	struct stat st;
 	long n;
-	int count = 0;
+	int fd, count = 0;
 
+	/* the task directory's link count is 2 + its threads: one stat;
+	 * listing it only should a kernel not keep the count */
+	if (sys_fstatat(AT_FDCWD, "/proc/self/task", &st, 0) == 0 && st.st_nlink >= 3)
+		return st.st_nlink > 3;
+	fd = sys_openat(AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;	/* no /proc: policy loading has already failed */
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)

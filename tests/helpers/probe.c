@@ -3,12 +3,16 @@
  * tests. usage: probe OP PATH [ARG]
  * Prints "ok" (plus data for reads) or the errno name, exits 0 when the
  * call itself ran (the outcome is in the output), 2 on usage errors.
+ * probe dlopen LIB / probe dlopen-threaded LIB: load LIB at run time (the
+ * second with another thread running), print "loaded".
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <dlfcn.h>
 #include <ftw.h>
 #include <glob.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -88,6 +92,12 @@ static int spawned(int r, pid_t pid)
 	return 0;
 }
 
+static void *sleeper(void *arg)
+{
+	sleep(10);
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	const char *op, *path;
@@ -99,6 +109,19 @@ int main(int argc, char **argv)
 	}
 	op = argv[1];
 	path = argv[2];
+	if (!strcmp(op, "dlopen") || !strcmp(op, "dlopen-threaded")) {
+		pthread_t t;
+		void *h;
+
+		if (op[6] && pthread_create(&t, NULL, sleeper, NULL) != 0) {
+			printf("pthread_create failed\n");
+			return 1;
+		}
+		h = dlopen(path, RTLD_NOW);
+		printf("%s\n", h ? "loaded" : dlerror());
+		fflush(stdout);
+		_exit(0);
+	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (!strcmp(op, "read"))
 		return read_fd(open(path, O_RDONLY));

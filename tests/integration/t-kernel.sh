@@ -105,4 +105,13 @@ lowfd() { (set -- "$1" /proc/self/fd/*; ulimit -n $(($# + 4)) && contained "$R" 
 check "6 spare descriptors: the ruleset is built and a raw read of /etc/shadow is EACCES" \
 	"$(lowfd /etc/shadow)" EACCES
 check "6 spare descriptors: a raw read of /etc/hostname next to it works" "$(lowfd /etc/hostname | grep -c .)" 1
+
+# a program that loads the library after starting a thread: Landlock
+# would not hold that thread, so the program does not run on
+late() { env CONTAIN_ROOT="$ROOT" CONTAIN_TMPDIR="$T/tmp" CONTAIN_LAYERS=auto "$HELPERS/probe" "$1" "$LIBCONTAIN_SO" 2>&1; }
+out=$(late dlopen-threaded)
+rc=$?
+check "the library loaded while a second thread runs: exit 126" "$rc" 126
+check_match "with the reason" "$out" "*Landlock: the process already runs threads*"
+check "the library loaded with one thread: it runs (twin)" "$(late dlopen)" loaded
 finish

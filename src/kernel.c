@@ -191,6 +191,10 @@ struct ll {
 	 * for a run of numbers instead of a close each) */
 	int npending;
 	int pending[LL_BATCH];
+	/* one mapping for every level's directory listing, used like a stack:
+	 * a nested level reads into the pages its parent's listing touched */
+	char *dents;
+	size_t dents_used;
 };
 
 /*
@@ -327,12 +331,13 @@ static int ll_rule_entry(struct ll *l, int dirfd, const char *name, unsigned cha
 	return 0;
 }
 
-#define DENTS (64 * 1024)
+#define DENTS (256 * 1024)
 
 static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 {
 	int fd, r = 0;
 	char *dents;
+	size_t room, mine;
 	long n;
 
 	l->path[len] = 0;
@@ -346,22 +351,29 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 	fd = sys_openat(AT_FDCWD, len ? l->path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : ll_fail(l, "cannot read", l->path, errno);
-	/* each level reads its directory whole, into its own buffer, before
-	 * descending: a directory too large for it fails closed */
-	dents = mmap(NULL, DENTS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (dents == MAP_FAILED) {
-		sys_close(fd);
-		return ll_fail(l, "out of memory reading", l->path, ENOMEM);
+	/* each level reads its directory whole, after its parent's listing,
+	 * before descending: a directory too large for what is left fails
+	 * closed */
+	if (!l->dents) {
+		l->dents = mmap(NULL, DENTS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (l->dents == MAP_FAILED) {
+			l->dents = NULL;
+			sys_close(fd);
+			return ll_fail(l, "out of memory reading", l->path, ENOMEM);
+		}
 	}
-	n = syscall(SYS_getdents64, fd, dents, DENTS);
-	if (n > 0 && syscall(SYS_getdents64, fd, dents + n, DENTS - (size_t)n) != 0)
+	dents = l->dents + l->dents_used;
+	room = DENTS - l->dents_used;
+	n = room < 1024 ? -E2BIG : syscall(SYS_getdents64, fd, dents, room);
+	if (n > 0 && syscall(SYS_getdents64, fd, dents + n, room - (size_t)n) != 0)
 		n = -E2BIG;
 	if (n < 0) {
 		sys_close(fd);
-		munmap(dents, DENTS);
 		return ll_fail(l, n == -E2BIG ? "too many entries to carve a denied path out of" : "cannot read",
 			       l->path, n == -E2BIG ? E2BIG : errno);
 	}
+	mine = ((size_t)n + 7) & ~(size_t)7;
+	l->dents_used += mine;
 	for (long off = 0; off < n && r == 0;) {
 		struct {
 			unsigned long long ino;
@@ -390,7 +402,7 @@ static int ll_tree_minus(struct ll *l, size_t len, unsigned long long rights)
 		l->path[len] = 0;
 	}
 	sys_close(fd);
-	munmap(dents, DENTS);
+	l->dents_used -= mine;
 	ll_flush(l);
 	return r;
 }
@@ -531,6 +543,8 @@ out:
 	if (r < 0 && !err[0])
 		snprintf(err, errlen, "Landlock: a path of the policy is too long");
 	ll_flush(&l);
+	if (l.dents)
+		munmap(l.dents, DENTS);
 	if (l.fd >= 0)
 		sys_close(l.fd);
 	munmap(mem, scratch);

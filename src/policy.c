@@ -54,6 +54,25 @@ static int prefix_kind(struct builder *b, const char *path, struct stat *st, int
 	return kind;
 }
 
+/*
+ * v in decimal, or as 16 hex digits, at out (room for 20); its length.
+ * Not snprintf: stdio's formatting code would be paged in at every first
+ * start for the few numbers the policy writes (~5 page faults here).
+ */
+static size_t put_num(char *out, unsigned long long v, int hex16)
+{
+	char t[20];
+	size_t n = 0, k;
+
+	do {
+		t[n++] = "0123456789abcdef"[hex16 ? v % 16 : v % 10];
+		v = hex16 ? v / 16 : v / 10;
+	} while (v || (hex16 && n < 16));
+	for (k = 0; k < n; k++)
+		out[k] = t[n - 1 - k];
+	return n;
+}
+
 /* Absolute, no empty, "." or ".." component, no trailing slash. */
 static int is_clean(const char *path, size_t n)
 {
@@ -81,7 +100,7 @@ static void note_alias(struct ct_policy *p, const char *from, size_t len, const 
  */
 static int lexically_real(struct builder *b, const char *path, struct stat *st, char *real, size_t cap)
 {
-	char tmp[4096], cur[4096], text[4096];
+	char cur[4096], text[4096];
 	size_t n = strlen(path), i;
 	int links = 0, nalias = b->p->nalias, r;
 
@@ -93,29 +112,33 @@ again:
 		int kind;
 		long t;
 		size_t d;
+		char c;
 
 		if (i < n && cur[i] != '/')
 			continue;
-		memcpy(tmp, cur, i);
-		tmp[i] = 0;
+		c = cur[i];
+		cur[i] = 0;	/* the prefix, in place (no third page of stack) */
 		/* the last component always for real: the caller uses *st */
-		kind = prefix_kind(b, tmp, st, i < n);
+		kind = prefix_kind(b, cur, st, i < n);
 		r = kind == 3 ? (i == n ? 2 : -1) : kind == 1 && i < n ? -1 : 1;
 		if (r != 1)
 			goto out;	/* missing; a file on the way is ENOTDIR, as missing */
-		if (kind != 2)
+		if (kind != 2) {
+			cur[i] = c;
 			continue;
+		}
 		r = 0;
-		if (!real || ++links > 40 || ct_path_under(tmp, i, "/proc", 5))
+		if (!real || ++links > 40 || ct_path_under(cur, i, "/proc", 5))
 			goto out;
-		t = sys_readlinkat(AT_FDCWD, tmp, text, sizeof(text) - 1);
+		t = sys_readlinkat(AT_FDCWD, cur, text, sizeof(text) - 1);
 		if (t <= 0)
 			goto out;
 		text[t] = 0;
-		note_alias(b->p, tmp, i, text, (size_t)t);
+		note_alias(b->p, cur, i, text, (size_t)t);
+		cur[i] = c;
 		/* the link's directory, then its text, then the rest */
 		d = i;
-		while (d > 0 && tmp[d - 1] != '/')
+		while (d > 0 && cur[d - 1] != '/')
 			d--;
 		if (text[0] == '/')
 			d = 0;
@@ -462,10 +485,19 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 		n--;
 	if (n == 0)
 		return 0;
-	if (s[0] == '/')
-		snprintf(given, sizeof(given), "%.*s", (int)n, s);
-	else
-		snprintf(given, sizeof(given), "%s/%.*s", root, (int)n, s);
+	{
+		/* s, or root/s (no stdio: see put_num) */
+		size_t k = s[0] == '/' ? 0 : strlen(root) + 1;
+
+		if (k + n >= sizeof(given))
+			return fail(b, var, root, "a deny entry's path is too long");
+		if (k) {
+			memcpy(given, root, k - 1);
+			given[k - 1] = '/';
+		}
+		memcpy(given + k, s, n);
+		given[k + n] = 0;
+	}
 	/* /proc/self follows the calling process: kept as written, matched
 	 * against /proc/<caller> at call time (resolving it would pin the pid of
 	 * the process that loaded the policy) */
@@ -547,21 +579,28 @@ static int make_tmpdir(const char *root, char *out, size_t len)
 	const char *c;
 	int tries;
 
+	size_t k;
+
 	for (c = root; *c; c++)
 		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	if (snprintf(out, len, "/tmp/libcontain.%u.%016llx", (unsigned)geteuid(), h) >= (int)len)
+	/* /tmp/libcontain.<uid>.<16 hex digits> (no stdio: see put_num) */
+	if (len < 16 + 20 + 1 + 16 + 1)
 		return -1;
+	memcpy(out, "/tmp/libcontain.", 16);
+	k = 16 + put_num(out + 16, (unsigned)geteuid(), 0);
+	out[k++] = '.';
+	k += put_num(out + k, h, 1);
+	out[k] = 0;
 	if (syscall(SYS_mkdirat, AT_FDCWD, out, 0700) == 0 || (errno == EEXIST && own_private_dir(out)))
 		return 0;
 	for (tries = 0; tries < 64; tries++) {
 		unsigned char r[6];
-		int i, k;
+		int i;
 
 		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
 			return -1;
-		k = snprintf(out, len, "/tmp/libcontain.%u.", (unsigned)geteuid());
-		if (k < 0 || (size_t)k + 7 > len)
-			return -1;
+		k = 16 + put_num(out + 16, (unsigned)geteuid(), 0);
+		out[k++] = '.';
 		for (i = 0; i < 6; i++)
 			out[k + i] = abc[r[i] % (sizeof(abc) - 1)];
 		out[k + 6] = 0;
@@ -619,6 +658,20 @@ static int cmp_tree(const void *a, const void *b)
 	if (x->kind == CT_TREE_PROC || y->kind == CT_TREE_PROC)
 		return (x->kind == CT_TREE_PROC) - (y->kind == CT_TREE_PROC);
 	return x->len < y->len ? 1 : x->len > y->len ? -1 : 0;
+}
+
+/* Stable insertion sort by cmp_tree (at most CT_MAX_TREES): qsort's code
+ * would be paged in at every first start for it. */
+static void sort_trees(struct ct_policy *p)
+{
+	for (int i = 1; i < p->ntrees; i++) {
+		struct ct_tree t = p->trees[i];
+		int j = i;
+
+		for (; j > 0 && cmp_tree(&p->trees[j - 1], &t) > 0; j--)
+			p->trees[j] = p->trees[j - 1];
+		p->trees[j] = t;
+	}
 }
 
 /* The default read-only set: see libcontain(7), DEFAULT TREES. */
@@ -793,9 +846,10 @@ static void policy_head(unsigned long long sum, char *out)
 static void sfield(struct sbuf *b, const char *s, size_t n)
 {
 	char num[24];
-	int k = snprintf(num, sizeof(num), "%zu:", n);
+	size_t k = put_num(num, n, 0);
 
-	sput(b, num, (size_t)k);
+	num[k++] = ':';
+	sput(b, num, k);
 	sput(b, s, n);
 }
 
@@ -992,10 +1046,10 @@ static int setup_log(struct builder *b, const struct ct_env *e, int check)
 }
 
 /*
- * The path of the terminal on fd (/dev/pts/N) into buf[64], or 0. A pty
- * is named by its number and believed when that name is the same file;
- * otherwise (another devpts, renumbering) the name /proc/self/fd gives,
- * which a first look costs ~70 us.
+ * The path of the terminal on fd (/dev/pts/N) into buf[64], or 0. Only a
+ * pty slave (majors 136-143) can be one. It is named by its number and
+ * believed when that name is the same file; otherwise (another devpts)
+ * the name /proc/self/fd gives, which a first look costs ~70 us.
  */
 static int terminal_path(int fd, char *buf)
 {
@@ -1003,9 +1057,10 @@ static int terminal_path(int fd, char *buf)
 	char link[40];
 	int n;
 
-	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0 || !S_ISCHR(st.st_mode))
+	if (sys_fstatat(fd, "", &st, AT_EMPTY_PATH) != 0 || !S_ISCHR(st.st_mode) ||
+	    major(st.st_rdev) < 136 || major(st.st_rdev) > 143)	/* UNIX98_PTY_SLAVE_MAJOR.. */
 		return 0;
-	if (major(st.st_rdev) == 136) {	/* UNIX98_PTY_SLAVE_MAJOR */
+	if (major(st.st_rdev) == 136) {
 		n = snprintf(buf, 64, "/dev/pts/%u", minor(st.st_rdev));
 		if (sys_fstatat(AT_FDCWD, buf, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == st.st_dev &&
 		    named.st_ino == st.st_ino)
@@ -1111,7 +1166,7 @@ static __attribute__((noinline)) int load_full(struct builder *bp, const struct 
 
 	drop_redundant(p);
 	/* longest first: the first match is the innermost tree */
-	qsort(p->trees, (size_t)p->ntrees, sizeof(p->trees[0]), cmp_tree);
+	sort_trees(p);
 	mark_fast(p);
 
 	/* checked once here, for every exec in the process tree */

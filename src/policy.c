@@ -351,6 +351,12 @@ static int add_tree(struct builder *b, const char *var, const char *path, size_t
 	}
 	add_aliases(p, given, 0);
 resolved:
+	/* "/" is the empty path (length 0), however it was reached: a tree
+	 * "/" of length 1 would hold nothing below it */
+	if (n == 1) {
+		n = 0;
+		real[0] = 0;
+	}
 	/* the same tree twice: grant the union */
 	for (i = 0; i < p->ntrees; i++) {
 		if (p->trees[i].len == (size_t)n && memcmp(p->trees[i].path, real, (size_t)n) == 0) {
@@ -1047,9 +1053,10 @@ static int setup_log(struct builder *b, const struct ct_env *e, int check)
 
 /*
  * The path of the terminal on fd (/dev/pts/N) into buf[64], or 0. Only a
- * pty slave (majors 136-143) can be one. It is named by its number and
- * believed when that name is the same file; otherwise (another devpts)
- * the name /proc/self/fd gives, which a first look costs ~70 us.
+ * pty slave (majors 136-143) can be one. It is named by its number;
+ * otherwise (another devpts) by the name /proc/self/fd gives, which a
+ * first look costs ~70 us. Either name is believed only when it is the
+ * same file (device and inode) as the descriptor.
  */
 static int terminal_path(int fd, char *buf)
 {
@@ -1071,6 +1078,11 @@ static int terminal_path(int fd, char *buf)
 	if (n <= 9 || memcmp(buf, "/dev/pts/", 9) != 0)
 		return 0;
 	buf[n] = 0;
+	/* the name names this terminal here (another devpts may be mounted
+	 * over /dev/pts since) */
+	if (sys_fstatat(AT_FDCWD, buf, &named, AT_SYMLINK_NOFOLLOW) != 0 || named.st_dev != st.st_dev ||
+	    named.st_ino != st.st_ino)
+		return 0;
 	return n;
 }
 

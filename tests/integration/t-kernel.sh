@@ -98,6 +98,12 @@ check_match "and what CONTAIN_LAYERS left on" "$(CT_LAYERS=seccomp v)" "* (activ
 check "static: a CONTAIN_DENY file in /etc is EACCES to raw reads" \
 	"$(sx "$S" read /etc/shadow)" EACCES
 check "static: /etc/hostname next to it is readable" "$(sx "$S" read /etc/hostname | grep -c .)" 1
+# all of / readable, named through a link: the secrets are still carved out
+ln -s / "$OUT/to-slash"
+check "CONTAIN_READ through a link to /: a raw read of /etc/shadow is EACCES" \
+	"$(CT_READ="$OUT/to-slash" contained "$R" read /etc/shadow 2>&1)" EACCES
+check "and a raw read of /etc/hostname works (twin)" \
+	"$(CT_READ="$OUT/to-slash" contained "$R" read /etc/hostname 2>&1 | grep -c .)" 1
 # the carve holds the descriptors of /etc's entries in batches: a process
 # started with 6 descriptors to spare still builds the whole ruleset ($#:
 # the file, the open descriptors and the one listing them)

@@ -373,6 +373,45 @@ START_TEST(read_entries_through_links_are_their_real_paths)
 }
 END_TEST
 
+/* "/" is the empty tree (length 0) whether written as "/" or reached through
+ * a link: a tree "/" of length 1 would hold nothing below it. */
+START_TEST(slash_is_the_empty_tree_however_reached)
+{
+	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char link[700], err[512];
+	const char *ways[] = { "/", link };
+	struct ct_env e;
+	int w, i, found;
+
+	snprintf(link, sizeof(link), "%s/to-slash", fx.base);
+	ck_assert_int_eq(symlink("/", link), 0);
+	for (w = 0; w < 2; w++) {
+		/* as a read entry */
+		memset(&e, 0, sizeof(e));
+		e.root = fx.root;
+		e.read = ways[w];
+		e.log = "off";
+		e.no_defaults = 1;
+		ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+		for (i = 0, found = 0; i < p->ntrees; i++) {
+			ck_assert_msg(strcmp(p->trees[i].path, "/") != 0, "%s: a tree \"/\" of length %zu",
+				      ways[w], p->trees[i].len);
+			if (p->trees[i].kind == CT_TREE_DIR && p->trees[i].len == 0)
+				found = 1;
+		}
+		ck_assert_msg(found, "%s: no empty tree", ways[w]);
+		/* as the root */
+		e.read = NULL;
+		e.root = ways[w];
+		ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(p->trees[p->ntrees - 1].len, 0);
+		ck_assert_str_eq(p->trees[p->ntrees - 1].path, "");
+	}
+	munmap(p, 1 << 20);
+}
+END_TEST
+
 /* Deny entries are kept by real path, however they were written. */
 START_TEST(deny_entries_are_canonical)
 {
@@ -419,6 +458,7 @@ Suite *policy_suite(void)
 	tcase_add_test(tc, policy_round_trips_through_contain_policy);
 	tcase_add_test(tc, verified_interp_travels_with_the_policy);
 	tcase_add_test(tc, deny_entries_are_canonical);
+	tcase_add_test(tc, slash_is_the_empty_tree_however_reached);
 	tcase_add_loop_test(tc, read_entries_through_links_are_their_real_paths, 0,
 			    sizeof(link_cases) / sizeof(link_cases[0]));
 	suite_add_tcase(s, tc);

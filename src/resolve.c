@@ -497,10 +497,6 @@ static int rec_off;		/* set for good by ct_records_off */
 int ct_rec_frozen;
 static unsigned long long rec_epoch = 1, rec_gen, rec_cwd_gen;
 struct rec_table {
-	/* set by the process that made the table (the owner, by getpid),
-	 * zero in a fork child (the kernel wipes the mapping): who may fill,
-	 * told without a system call */
-	unsigned long long stamp;
 	unsigned long long cwd;
 	unsigned long long fd[REC_FDS];
 };
@@ -534,7 +530,6 @@ static struct rec_table *rec_table(int make)
 		ct_records_off();
 		return NULL;
 	}
-	n->stamp = 1;	/* made only on a fill, which may_fill allowed */
 	if (!__atomic_compare_exchange_n(&rec_tab, &t, n, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		munmap(n, REC_TABLE_LEN);	/* another thread's is in */
 		return t;
@@ -680,15 +675,9 @@ static int rec_get(int dirfd)
  */
 static int may_fill(const struct ct_policy *p)
 {
-	struct rec_table *t;
-
-	if (__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST))
-		return 0;
-	/* the table, once made, says it: its stamp is the owner's, and a
-	 * fork child's copy is wiped; before that, one getpid */
-	if ((t = rec_table(0)))
-		return __atomic_load_n(&t->stamp, __ATOMIC_SEQ_CST) != 0;
-	return p->owner && sys_getpid() == p->owner;
+	/* one system call per fill (a miss), none per hit */
+	return !__atomic_load_n(&ct_rec_frozen, __ATOMIC_SEQ_CST) && p->owner &&
+	       sys_getpid() == p->owner;
 }
 
 static void rec_fill(int dirfd, int tree, unsigned long long gen0)

@@ -58,9 +58,15 @@ for how in _exit exit exec execat; do
 	got=$(contained "$R" vfork "$how" "$ROOT/sub" a.txt 7 7<"$ROOT/sub" 2>"$T/err")
 	check "vfork child, then $how, parent's number inside: allowed (twin)" "$got" "stat=ok open=ok"
 done
-for how in _exit exit exec execrel; do
+# (raw, rawexec: a vfork system call no wrapper sees; its child shares the
+# memory but is not the owner, so it fills no record there)
+for how in _exit exit exec execrel raw rawexec; do
 	rm -f "$T/ro/new-$how" "$ROOT/new-$how"
 	got=$(CT_READ="$HELPERS:$T/ro" contained "$R" vforkcwd "$how" "$T/ro" "$ROOT" "new-$how" 2>"$T/err")
+	if [ "$got" = create=skipped ]; then
+		echo "# $how: x86-64 only, not checked"
+		continue
+	fi
 	check "vfork child chdir'd into the writable root, then $how: parent's read-only cwd refuses a create" \
 		"$got" "create=Permission denied"
 	check "... and nothing was created in the read-only tree" "$(ls "$T/ro")" "data.txt"

@@ -33,7 +33,7 @@ bare and contained runs. Prints a markdown report and writes it to FILE.
   --only LIST  run only these cases, comma-separated: micro calls (open openat
                stat lstat access fopen readlink opendir exec), workloads (find
                findL rg rgfollow tar cpr du gitstatus spawn make configure),
-               startup, memory; e.g. --only exec,spawn,make --pairs 15
+               startup, startchild, memory; e.g. --only exec,spawn,make --pairs 15
   --out FILE   where the report goes (default bench/RESULTS.md)
   --layers L   CONTAIN_LAYERS of the contained runs (default auto: the
                interposer, Landlock and seccomp; none: the interposer alone)
@@ -84,7 +84,7 @@ while [ $# -gt 0 ]; do
 done
 case $pairs in '' | *[!0-9]* | 0) die "--pairs wants a positive integer, not '$pairs'" ;; esac
 [ "$quick" = 0 ] || [ "$pairs_set" = 1 ] || pairs=3
-all_cases="open openat stat lstat access fopen readlink opendir exec find findL rg rgfollow tar cpr du gitstatus spawn make configure startup memory"
+all_cases="open openat stat lstat access fopen readlink opendir exec find findL rg rgfollow tar cpr du gitstatus spawn make configure startup startchild memory"
 for c in $(printf '%s' "$only" | tr ',' ' '); do
 	case " $all_cases " in
 	*" $c "*) ;;
@@ -164,6 +164,11 @@ import os, re, resource, statistics, subprocess, sys, time
 def child_env(variant):
     env = {k: v for k, v in os.environ.items()
            if k != "LD_PRELOAD" and not k.startswith(("CONTAIN_", "BENCH_"))}
+    if variant == "contained" and os.environ.get("BENCH_CHILD_ENV"):
+        # what a contained process hands its children (NUL-separated)
+        with open(os.environ["BENCH_CHILD_ENV"], "rb") as f:
+            pairs = [e.decode().partition("=") for e in f.read().split(b"\0") if e]
+        return {k: v for k, _, v in pairs if not k.startswith("BENCH_")}
     if variant == "contained":
         env.update(LD_PRELOAD=os.environ["BENCH_LIB"],
                    CONTAIN_ROOT=os.environ["BENCH_ROOT"], CONTAIN_LOG="off",
@@ -414,6 +419,27 @@ for w in $workloads; do
 done
 if want startup; then
 	run_case "startup, first process" "us/spawn" 1000 any --per "$n_start" --spawn "$n_start" /bin/true
+fi
+# A child's start: /bin/true spawned with the environment a contained process
+# gives its children (the policy resolved, in CONTAIN_POLICY), so that it
+# pays the library's load and the snapshot's parse, as every process a
+# contained shell or make starts does. The snapshot is taken without the
+# kernel layers: this bare parent does not run under them, and a child told
+# they hold it (CONTAIN_KERNEL) that finds the filter missing would repair
+# its environment, which no real child does. (Inheriting them costs a child
+# one probe system call.)
+if want startchild && [ -n "$launcher" ]; then
+	note "startup, a child: not with --launcher (the launcher starts first processes)"
+elif want startchild; then
+	if LD_PRELOAD=$lib CONTAIN_ROOT=$root CONTAIN_LOG=off CONTAIN_LAYERS=none /usr/bin/env -0 >"$work/child.env" 2>"$err" &&
+		grep -qa CONTAIN_POLICY= "$work/child.env"; then
+		BENCH_CHILD_ENV=$work/child.env run_case "startup, a child" "us/spawn" 1000 any --per "$n_start" \
+			--spawn "$n_start" /bin/true
+	else
+		note "startup, a child: no snapshot from a contained env: $(head -c 200 "$err")"
+		printf '%s\t%s\t%s\t%s\n' "startup, a child" "us/spawn" 1000 "FAILED: no snapshot" >>"$cases"
+		failed=1
+	fi
 fi
 
 # Memory: what a process holds at its peak, bare and contained, interleaved:

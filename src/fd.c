@@ -33,9 +33,6 @@
 #include "interpose.h"
 #include "sys.h"
 
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
 #ifndef CLOSE_RANGE_UNSHARE
 #define CLOSE_RANGE_UNSHARE (1U << 1)
 #endif

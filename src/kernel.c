@@ -48,9 +48,6 @@
 #define SYS_landlock_add_rule 445
 #define SYS_landlock_restrict_self 446
 #endif
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
 #ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
 #endif

@@ -24,6 +24,9 @@
 #ifndef SYS_faccessat2
 #define SYS_faccessat2 439
 #endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 
 static inline int sys_openat(int dirfd, const char *path, int flags, mode_t mode)
 {

@@ -356,6 +356,11 @@ static struct anchor *anchor_slot(const struct ident *id)
 	return &anchors[(id->ino ^ (id->dev << 5) ^ id->bnsec) % ANCHOR_SLOTS];
 }
 
+static int same_ident(const struct ident *a, const struct ident *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->bsec == b->bsec && a->bnsec == b->bnsec;
+}
+
 static int anchor_get(const struct ident *id)
 {
 	struct anchor *a = anchor_slot(id);
@@ -371,8 +376,7 @@ static int anchor_get(const struct ident *id)
 	got.bnsec = __atomic_load_n(&a->id.bnsec, __ATOMIC_RELAXED);
 	t = __atomic_load_n(&a->tree, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&a->seq, __ATOMIC_RELAXED) != s1 || got.dev != id->dev ||
-	    got.ino != id->ino || got.bsec != id->bsec || got.bnsec != id->bnsec)
+	if (__atomic_load_n(&a->seq, __ATOMIC_RELAXED) != s1 || !same_ident(&got, id))
 		return -2;
 	return t;
 }
@@ -423,8 +427,7 @@ static int anchor_confirmed(const struct ct_policy *p, int t, const char *path,
 	if ((tfd = ct_tree_fd(p, t, &owned)) < 0)
 		return 0;
 	fd = sys_openat2(tfd, rel, &how);
-	ok = fd >= 0 && dir_ident(fd, &now) >= 0 && now.dev == id->dev && now.ino == id->ino &&
-	     now.bsec == id->bsec && now.bnsec == id->bnsec;
+	ok = fd >= 0 && dir_ident(fd, &now) >= 0 && same_ident(&now, id);
 	if (fd >= 0)
 		sys_close(fd);
 	if (owned)
@@ -634,8 +637,6 @@ void ct_forget_all(void)
 	ct_forget_cwd();
 }
 
-/* The record of dirfd (AT_FDCWD: the cwd's) and its generation; with make,
- * the table is mapped if need be. NULL: none can be kept. */
 /* The generation a record of dirfd (AT_FDCWD: the cwd) is filled against,
  * or NULL when none is kept for it: records off, a number outside the
  * table, or 0-2 (daemon, login_tty... dup2 onto them inside libc). */
@@ -648,6 +649,8 @@ static unsigned long long *rec_gen_for(int dirfd)
 	return dirfd >= 3 && dirfd < REC_FDS ? &rec_gen : NULL;
 }
 
+/* The record of dirfd (AT_FDCWD: the cwd's) and its generation; with make,
+ * the table is mapped if need be. NULL: none can be kept. */
 static unsigned long long *rec_slot(int dirfd, unsigned long long **gen, int make)
 {
 	struct rec_table *t;

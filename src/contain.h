@@ -71,6 +71,13 @@ enum ct_log_mode { CT_LOG_STDERR, CT_LOG_FILE, CT_LOG_OFF };
 /* Kernel layers (src/kernel.c): which are in force in this process. */
 enum { CT_LAYER_LANDLOCK = 1, CT_LAYER_SECCOMP = 2, CT_LAYER_SUPERVISOR = 4 };
 
+/* Both Landlock and the seccomp filter among layers: what runs under them
+ * is held even where the preload does not load (static, foreign loader). */
+static inline int ct_both_layers(unsigned layers)
+{
+	return (layers & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP);
+}
+
 struct ct_policy {
 	int active;		/* 0: opted out, every call passes through */
 	int inherited;		/* taken from a parent's CONTAIN_POLICY */

@@ -705,8 +705,7 @@ static int loader_fit(const struct ct_policy *p, const char *op, const char *int
  * runs): a program the preload will not load into may run. */
 static int kernel_holds(const struct ct_policy *p)
 {
-	return (p->kernel & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) ==
-	       (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP);
+	return ct_both_layers(p->kernel);
 }
 
 /*
@@ -831,7 +830,7 @@ unverifiable:
 	return -1;
 }
 
-const char *ct_verified_interp(const struct ct_policy *p, int kernel_holds)
+const char *ct_verified_interp(const struct ct_policy *p, int layers_hold)
 {
 	const Elf64_Phdr *ph = (const Elf64_Phdr *)getauxval(AT_PHDR);
 	unsigned long n = getauxval(AT_PHNUM), i;
@@ -854,7 +853,7 @@ const char *ct_verified_interp(const struct ct_policy *p, int kernel_holds)
 	 * cannot be taken off a process tree once applied */
 	if (!interp || size < 2 || size > 256 || interp[size - 1] != 0 || interp[0] != '/')
 		return NULL;
-	return loader_fit(p, NULL, interp, kernel_holds) == 1 ? interp : NULL;
+	return loader_fit(p, NULL, interp, layers_hold) == 1 ? interp : NULL;
 }
 
 /* A #! script: its interpreter must pass check_program too. */

@@ -116,8 +116,7 @@ static void layers_wanted(unsigned *need, unsigned *required)
  * Landlock is the one case that goes on without them). */
 static int layers_will_hold(unsigned need)
 {
-	return (need & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) == (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP) &&
-	       ct_landlock_abi() > 0;
+	return ct_both_layers(need) && ct_landlock_abi() > 0;
 }
 
 static void kernel_layers(struct ct_policy *p, unsigned need, unsigned required)

@@ -30,7 +30,7 @@ void ct_repair_environ(const struct ct_policy *p);
  * check under p and is the loader this process runs under (or, when the
  * kernel layers will hold the tree, any loader check_elf accepts), else
  * NULL: recorded in the policy at load (struct ct_env.verified_interp). */
-const char *ct_verified_interp(const struct ct_policy *p, int kernel_holds);
+const char *ct_verified_interp(const struct ct_policy *p, int layers_hold);
 
 /*
  * Shared by the default entry points and their compat versions (src/compat.c).

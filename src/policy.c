@@ -583,20 +583,19 @@ static int make_tmpdir(const char *root, char *out, size_t len)
 	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	unsigned long long h = 1469598103934665603ULL;
 	const char *c;
-	int tries;
-
 	size_t k;
+	int tries;
 
 	for (c = root; *c; c++)
 		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	/* /tmp/libcontain.<uid>.<16 hex digits> (no stdio: see put_num) */
+	/* /tmp/libcontain.<uid>.<16 hex digits> (no stdio: see put_num); the
+	 * prefix up to k stays for the random names below */
 	if (len < 16 + 20 + 1 + 16 + 1)
 		return -1;
 	memcpy(out, "/tmp/libcontain.", 16);
 	k = 16 + put_num(out + 16, (unsigned)geteuid(), 0);
 	out[k++] = '.';
-	k += put_num(out + k, h, 1);
-	out[k] = 0;
+	out[k + put_num(out + k, h, 1)] = 0;
 	if (syscall(SYS_mkdirat, AT_FDCWD, out, 0700) == 0 || (errno == EEXIST && own_private_dir(out)))
 		return 0;
 	for (tries = 0; tries < 64; tries++) {
@@ -605,8 +604,6 @@ static int make_tmpdir(const char *root, char *out, size_t len)
 
 		if (syscall(SYS_getrandom, r, sizeof(r), 0) != (long)sizeof(r))
 			return -1;
-		k = 16 + put_num(out + 16, (unsigned)geteuid(), 0);
-		out[k++] = '.';
 		for (i = 0; i < 6; i++)
 			out[k + i] = abc[r[i] % (sizeof(abc) - 1)];
 		out[k + 6] = 0;
@@ -1058,9 +1055,18 @@ static int setup_log(struct builder *b, const struct ct_env *e, int check)
  * first look costs ~70 us. Either name is believed only when it is the
  * same file (device and inode) as the descriptor.
  */
+/* Does path (not followed) name the file st describes? */
+static int names_file(const char *path, const struct stat *st)
+{
+	struct stat named;
+
+	return sys_fstatat(AT_FDCWD, path, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == st->st_dev &&
+	       named.st_ino == st->st_ino;
+}
+
 static int terminal_path(int fd, char *buf)
 {
-	struct stat st, named;
+	struct stat st;
 	char link[40];
 	int n;
 
@@ -1069,8 +1075,7 @@ static int terminal_path(int fd, char *buf)
 		return 0;
 	if (major(st.st_rdev) == 136) {
 		n = snprintf(buf, 64, "/dev/pts/%u", minor(st.st_rdev));
-		if (sys_fstatat(AT_FDCWD, buf, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == st.st_dev &&
-		    named.st_ino == st.st_ino)
+		if (names_file(buf, &st))
 			return n;
 	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -1080,10 +1085,7 @@ static int terminal_path(int fd, char *buf)
 	buf[n] = 0;
 	/* the name names this terminal here (another devpts may be mounted
 	 * over /dev/pts since) */
-	if (sys_fstatat(AT_FDCWD, buf, &named, AT_SYMLINK_NOFOLLOW) != 0 || named.st_dev != st.st_dev ||
-	    named.st_ino != st.st_ino)
-		return 0;
-	return n;
+	return names_file(buf, &st) ? n : 0;
 }
 
 /*

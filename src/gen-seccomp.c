@@ -143,14 +143,12 @@ static unsigned run(const struct prog *p, const struct seccomp_data *d)
 
 	while (pc < p->n) {
 		const struct sock_filter *f = &p->f[pc++];
-		unsigned char w[sizeof(*d)];
 
 		switch (f->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (f->k % 4 || f->k + 4 > sizeof(*d))
 				goto bad;
-			memcpy(w, d, sizeof(*d));
-			memcpy(&a, w + f->k, 4);
+			memcpy(&a, (const unsigned char *)d + f->k, 4);
 			break;
 		case BPF_ALU | BPF_AND | BPF_K:
 			a &= f->k;

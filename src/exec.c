@@ -64,6 +64,7 @@ static const char *const dropped_vars[] = {
 	"LD_PROFILE_OUTPUT=", "MALLOC_TRACE=",
 };
 
+CT_START_TEXT
 static int is_policy_var(const struct ct_policy *p, const char *s)
 {
 	size_t i;
@@ -143,6 +144,7 @@ static struct ct_kept spawn_scratch = { NULL, 4 * 4096 };
  * bash define their own setenv(), which does nothing useful before their
  * main() runs. Replacing a pointer in place keeps main()'s envp in step.
  */
+CT_START_TEXT
 static void env_put(const char *value)
 {
 	/* a writable copy: bash writes into its environment strings */
@@ -172,6 +174,7 @@ static void env_put(const char *value)
 	environ = ne;
 }
 
+CT_START_TEXT
 static void env_drop(const char *prefix)
 {
 	size_t pl = strlen(prefix), i, k = 0;
@@ -189,6 +192,7 @@ static void env_drop(const char *prefix)
  */
 /* A directory behind a load-time alias (/bin -> usr/bin): its buffers are
  * out of line, so the common case below costs no stack pages. */
+CT_START_TEXT
 static __attribute__((noinline)) int maybe_inside_alias(const struct ct_policy *p, const char *dir,
 							size_t n)
 {
@@ -201,6 +205,7 @@ static __attribute__((noinline)) int maybe_inside_alias(const struct ct_policy *
 	return ct_tree_lexical(p, path, buf, sizeof(buf)) >= 0;
 }
 
+CT_START_TEXT
 static int maybe_inside(const struct ct_policy *p, const char *dir, size_t n)
 {
 	while (n > 1 && dir[n - 1] == '/')
@@ -348,6 +353,7 @@ static int steer_ok(const struct ct_policy *p, const char *var, const char *valu
 	return 1;
 }
 
+CT_START_TEXT
 static void drop_steering(const struct ct_policy *p)
 {
 	size_t i;
@@ -487,6 +493,7 @@ static int env_in_shape(const struct ct_policy *p)
 	return seen == (1u << p->nenv) - 1;
 }
 
+CT_START_TEXT
 void ct_repair_environ(const struct ct_policy *p)
 {
 	const char *path;

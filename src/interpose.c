@@ -34,6 +34,7 @@ static struct ct_policy *policy_ptr CT_START_DATA;
  * first call into libc's getenv faults its page in (~10 us here); a vfork
  * child may not call getenv at all.
  */
+CT_START_TEXT
 const char *ct_env_in(char *const envp[], const char *name)
 {
 	size_t n = 0;
@@ -51,6 +52,7 @@ const char *ct_env_in(char *const envp[], const char *name)
 	return NULL;
 }
 
+CT_START_TEXT
 const char *ct_env_value(const char *name)
 {
 	return ct_env_in(environ, name);
@@ -183,6 +185,7 @@ static int has_separator(const char *s)
 	return 0;
 }
 
+CT_START_TEXT
 static void load_policy(void)
 {
 	struct ct_env e;
@@ -267,6 +270,7 @@ static void load_policy(void)
  * the library says it loaded (and which layers hold this process) and
  * closes it. The variable goes, so that no child answers in its place.
  */
+CT_START_TEXT
 static void handshake(const struct ct_policy *p)
 {
 	const char *h = ct_env_value("CONTAIN_HANDSHAKE");
@@ -289,6 +293,7 @@ static void handshake(const struct ct_policy *p)
 	sys_close(fd);
 }
 
+CT_START_TEXT
 const struct ct_policy *ct_policy(void)
 {
 	int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
@@ -319,6 +324,7 @@ const struct ct_policy *ct_policy(void)
  * it. A constant, not a flag set at start: no page is written for it. */
 const int ct_records_default = 1;
 
+CT_START_TEXT
 __attribute__((constructor)) static void contain_init(void)
 {
 	(void)ct_policy();

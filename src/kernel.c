@@ -58,6 +58,7 @@
 		 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 
+CT_START_TEXT
 int ct_layers_parse(const char *s, unsigned *want, int *is_auto)
 {
 	*want = 0;
@@ -89,6 +90,7 @@ int ct_layers_parse(const char *s, unsigned *want, int *is_auto)
 	return 0;
 }
 
+CT_START_TEXT
 const char *ct_layer_names(unsigned layers)
 {
 	switch (layers & (CT_LAYER_LANDLOCK | CT_LAYER_SECCOMP)) {
@@ -144,6 +146,7 @@ static size_t ruleset_size(int abi)
 	return abi >= 6 ? sizeof(struct ct_ruleset_attr) : abi >= 4 ? 16 : 8;
 }
 
+CT_START_TEXT
 int ct_seccomp_present(void)
 {
 	long r = syscall(SYS_sched_get_priority_max, (int)CT_SECCOMP_PROBE);

@@ -536,6 +536,7 @@ static int add_deny(struct builder *b, const char *var, const char *root, const 
 	return 0;
 }
 
+CT_START_TEXT
 static int add_env(struct builder *b, const char *name, const char *value)
 {
 	struct ct_policy *p = b->p;
@@ -551,6 +552,7 @@ static int add_env(struct builder *b, const char *name, const char *value)
 	return 0;
 }
 
+CT_START_TEXT
 int ct_policy_env(struct ct_policy *p, const char *name, const char *value)
 {
 	char err[8];
@@ -754,6 +756,7 @@ static void drop_redundant(struct ct_policy *p)
 }
 
 /* Fast flags: a directory tree with no other tree or deny entry below it. */
+CT_START_TEXT
 static void mark_fast(struct ct_policy *p)
 {
 	int k, j;
@@ -803,6 +806,7 @@ static unsigned long long fnv(unsigned long long h, const char *s)
 	return (h ^ 0x1eu) * 1099511628211ULL;
 }
 
+CT_START_TEXT
 static unsigned long long policy_sum(const char *root, const char *read, const char *write,
 				     const char *deny, const char *log, const char *tmpdir)
 {
@@ -903,6 +907,7 @@ static int serialize(struct builder *bd, unsigned long long sum)
 }
 
 /* Read one length-prefixed field into the arena. */
+CT_START_TEXT
 static const char *pfield(struct ct_policy *p, const char **s, size_t *len)
 {
 	const char *end = *s;
@@ -993,6 +998,7 @@ static struct ct_slot slot_storage[CT_MAX_TREES];
  * fault their pages in at every start. */
 static int loaded_before CT_START_DATA;
 
+CT_START_TEXT
 static int snapshot_env(struct builder *b, const struct ct_env *e, const char *root)
 {
 	struct ct_policy *p = b->p;
@@ -1023,6 +1029,7 @@ static int snapshot_env(struct builder *b, const struct ct_env *e, const char *r
 }
 
 /* CONTAIN_LOG: "off", or an absolute file (opened to check it, if asked). */
+CT_START_TEXT
 static int setup_log(struct builder *b, const struct ct_env *e, int check)
 {
 	struct ct_policy *p = b->p;
@@ -1197,6 +1204,7 @@ static __attribute__((noinline)) int load_full(struct builder *bp, const struct 
 					p->tmpdir));
 }
 
+CT_START_TEXT
 int ct_policy_load(struct ct_policy *p, size_t mapping_len, const struct ct_env *e,
 		   char *err, size_t errlen)
 {

@@ -39,6 +39,7 @@ int ct_no_openat2;
 /* ------------------------------------------------------------------ */
 /* lexical helpers                                                      */
 
+CT_START_TEXT
 int ct_path_under(const char *path, size_t len, const char *prefix, size_t plen)
 {
 	if (plen == 0)		/* the root tree "/" */
@@ -58,6 +59,7 @@ void ct_resolve_as(pid_t pid)
 }
 
 /* Length of "/proc/<pid>" if path starts with it (pid = the caller), else 0. */
+CT_START_TEXT
 static size_t proc_self_prefix(const char *path, size_t len, pid_t pid)
 {
 	char digits[16];
@@ -89,6 +91,7 @@ static int proc_tree(const struct ct_policy *p)
 	return -1;
 }
 
+CT_START_TEXT
 int ct_tree_for(const struct ct_policy *p, const char *path, size_t len, pid_t pid)
 {
 	int i;
@@ -1298,6 +1301,7 @@ void ct_kept_give(struct ct_kept *k, char *m)
 		munmap(m, k->len);
 }
 
+CT_START_TEXT
 void ct_kept_release(struct ct_kept *k)
 {
 	char *m = __atomic_exchange_n(&k->slot, NULL, __ATOMIC_ACQ_REL);
@@ -1315,6 +1319,7 @@ void ct_kept_release(struct ct_kept *k)
  */
 static struct ct_kept walk_scratch = { NULL, SCRATCH_LEN };
 
+CT_START_TEXT
 void ct_scratch_release(void)
 {
 	ct_kept_release(&walk_scratch);
@@ -1449,6 +1454,7 @@ static int climbs_out(const char *rel)
  * path with a leading alias (/bin -> usr/bin) replaced by its target, in buf,
  * or NULL. The alias is the link's text recorded at load.
  */
+CT_START_TEXT
 static const char *expand_alias(const struct ct_policy *p, const char *path, char *buf, size_t len)
 {
 	size_t n = strlen(path);
@@ -1476,6 +1482,7 @@ static const char *expand_alias(const struct ct_policy *p, const char *path, cha
 	return NULL;
 }
 
+CT_START_TEXT
 int ct_tree_lexical(const struct ct_policy *p, const char *path, char *buf, size_t len)
 {
 	int t = ct_tree_for(p, path, strlen(path), 0);

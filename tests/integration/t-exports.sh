@@ -15,6 +15,22 @@ for s in $table; do
 done
 check "man page names every interposed function" "$missing" ""
 
+# the code every contained process runs while it starts lies in one run
+# (src/contain.h CT_START_TEXT), not spread over the library's pages
+start="ct_policy ct_env_value ct_layers_parse ct_policy_load ct_tree_for ct_path_under ct_repair_environ"
+lo="" hi="" found=0
+for a in $(nm "$LIBCONTAIN_SO" | awk -v want="$start" '
+	BEGIN { split(want, w, " "); for (i in w) need[w[i]] = 1 }
+	$2 ~ /^[tT]$/ && ($3 in need) { print $1; delete need[$3] }'); do
+	a=$((0x$a)) found=$((found + 1))
+	[ -n "$lo" ] && [ "$a" -ge "$lo" ] || lo=$a
+	[ -n "$hi" ] && [ "$a" -le "$hi" ] || hi=$a
+done
+if [ "$found" -ne 7 ]; then span="$found of 7 found"
+elif [ $((hi - lo)) -lt 16384 ]; then span="one run"
+else span="spread over $((hi - lo)) bytes"; fi
+check "the start-up path lies within 16 KiB of code" "$span" "one run"
+
 # the documented API answers through dlsym, as a launcher would call it
 v=$(LD_PRELOAD="$LIBCONTAIN_SO" CONTAIN_OPTOUT=1 /usr/bin/python3 -c \
 	'import ctypes; f=ctypes.CDLL(None).libcontain_version; f.restype=ctypes.c_char_p; print(f().decode())' 2>&1)

@@ -8,7 +8,11 @@
  *   ./floors --tree /tmp/benchtree/t --empty-so ./empty.so
  *
  * --tree DIR is a tree of files (bench/mktree.sh makes the one the
- * benchmarks use); the per-call rows use the first file found in it.
+ * benchmarks use); the per-call rows use its first regular file in sorted
+ * order outside hidden directories (pkg00/mod000/f000.c in that tree, the
+ * micro rows' target), by its absolute path bare and relative to DIR's
+ * descriptor in the floor's form: the relative walk is shorter, so these
+ * floors are a few percent lower than the same calls from one place.
  *
  *   stat, access   a bare fstatat/faccessat by absolute path, against the
  *                  race-free form: openat2(RESOLVE_BENEATH) of an O_PATH
@@ -26,10 +30,12 @@
  *   preload        posix_spawn of /bin/true, bare against with an empty
  *                  LD_PRELOAD: the loader's cost of any preloaded library.
  *
- * Every row alternates its two variants for --rounds rounds (default 9; the
- * walk's variants each in a fork child, since a domain cannot be left) and
- * prints the median of the per-round ratios and their range: on a noisy
- * machine the ratio of neighbours is the figure, the times are context.
+ * Every row runs its two variants side by side for --rounds rounds (default
+ * 9), bare first in even rounds and second in odd ones (on these machines
+ * the run after another can be systematically faster or slower), the walk's
+ * variants each in a fork child, since a domain cannot be left; it prints
+ * the median of the per-round ratios and their range: on a noisy machine
+ * the ratio of neighbours is the figure, the times are context.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -59,7 +65,7 @@
 
 extern char **environ;
 
-static char **files;		/* absolute paths of the tree's regular files */
+static char **files;		/* absolute paths of the tree's regular files, sorted */
 static size_t nfiles, capfiles;
 static const char *tree;
 static size_t treelen;
@@ -95,11 +101,16 @@ static double median(const double *v, int n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int add_file(const char *path, const struct stat *st, int type, struct FTW *f)
 {
-	(void)st;
 	(void)f;
-	if (type != FTW_F)
+	/* FTW_F is any non-directory: a FIFO would block the walk's open */
+	if (type != FTW_F || !S_ISREG(st->st_mode))
 		return 0;
 	if (nfiles == capfiles) {
 		capfiles = capfiles ? 2 * capfiles : 4096;
@@ -116,8 +127,10 @@ static int beneath(const char *abs, int flags)
 {
 	struct open_how how = { .flags = (unsigned long long)flags | O_CLOEXEC,
 				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+	/* abs is tree "/" rel; the tree "/" is its own separator */
+	const char *rel = abs + treelen + (treelen > 1);
 
-	return (int)syscall(SYS_openat2, treefd, abs + treelen + 1, &how, sizeof(how));
+	return (int)syscall(SYS_openat2, treefd, rel, &how, sizeof(how));
 }
 
 /* one call of a per-call row; variant 0 bare, 1 the floor's form */
@@ -173,7 +186,7 @@ static unsigned long long landlock_rights(void)
 
 	if (abi < 1)
 		return 0;
-	/* READ_FILE .. MAKE_SYM (v1), REFER (v2), TRUNCATE (v3), IOCTL_DEV (v5) */
+	/* EXECUTE .. MAKE_SYM (v1), REFER (v2), TRUNCATE (v3), IOCTL_DEV (v5) */
 	return ((1ULL << 13) - 1) | (abi >= 2 ? 1ULL << 13 : 0) | (abi >= 3 ? 1ULL << 14 : 0) |
 	       (abi >= 5 ? 1ULL << 15 : 0);
 }
@@ -240,12 +253,16 @@ static double time_spawns(char **env)
 
 	for (int i = 0; i < SPAWNS; i++) {
 		pid_t pid;
-		int st;
+		int st = 0, e = posix_spawn(&pid, argv[0], NULL, NULL, argv, env);
 
-		if (posix_spawn(&pid, argv[0], NULL, NULL, argv, env) != 0)
+		if (e != 0) {
+			errno = e;
 			die("posix_spawn /bin/true");
-		if (waitpid(pid, &st, 0) != pid || st != 0) {
-			fprintf(stderr, "floors: /bin/true failed (status %d)\n", st);
+		}
+		if (waitpid(pid, &st, 0) != pid)
+			die("waitpid");
+		if (st != 0) {
+			fprintf(stderr, "floors: /bin/true failed (wait status %d)\n", st);
 			exit(1);
 		}
 	}
@@ -286,6 +303,7 @@ int main(int argc, char **argv)
 	int rounds = 9;
 	unsigned long long rights;
 	char real[4096], so[4096];
+	const char *target = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc)
@@ -315,19 +333,33 @@ int main(int argc, char **argv)
 	treelen = strlen(tree);
 	if ((treefd = open(tree, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		die(tree);
-	if (nftw(tree, add_file, 64, FTW_PHYS) != 0 || nfiles == 0) {
+	if (nftw(tree, add_file, 64, FTW_PHYS) != 0)
+		die(tree);
+	if (nfiles == 0) {
 		fprintf(stderr, "floors: no regular file under %s\n", tree);
 		return 1;
 	}
+	qsort(files, nfiles, sizeof(*files), cmp_str);
+	for (size_t i = 0; i < nfiles; i++)
+		if (!strstr(files[i] + treelen, "/.")) {
+			target = files[i];
+			break;
+		}
+	if (!target)
+		target = files[0];
 
+	printf("per-call rows on %s; %d rounds\n\n", target, rounds);
 	printf("| floor | with (against the bare call) | unit | bare | with | ratio | range |\n");
 	printf("|---|---|---|--:|--:|--:|--:|\n");
 	for (int r = 0; r < 3; r++) {
-		one_call(r, 0, files[0]);	/* warm-up, and a check that both work */
-		one_call(r, 1, files[0]);
+		one_call(r, 0, target);	/* warm-up, and a check that both work */
+		one_call(r, 1, target);
 		for (int i = 0; i < rounds; i++) {
-			a[i] = time_calls(r, 0, files[0]);
-			b[i] = time_calls(r, 1, files[0]);
+			if (i % 2)
+				b[i] = time_calls(r, 1, target);
+			a[i] = time_calls(r, 0, target);
+			if (!(i % 2))
+				b[i] = time_calls(r, 1, target);
 		}
 		row(names[r], withs[r], "ns/call", 1, a, b, rounds);
 		fflush(stdout);
@@ -339,8 +371,11 @@ int main(int argc, char **argv)
 		time_walk(0);
 		time_walk(rights);
 		for (int i = 0; i < rounds; i++) {
+			if (i % 2)
+				b[i] = time_walk(rights);
 			a[i] = time_walk(0);
-			b[i] = time_walk(rights);
+			if (!(i % 2))
+				b[i] = time_walk(rights);
 		}
 		char what[160];
 
@@ -375,11 +410,16 @@ int main(int argc, char **argv)
 		time_spawns(env);
 		time_spawns(with);
 		for (int i = 0; i < rounds; i++) {
+			if (i % 2)
+				b[i] = time_spawns(with);
 			a[i] = time_spawns(env);
-			b[i] = time_spawns(with);
+			if (!(i % 2))
+				b[i] = time_spawns(with);
 		}
 		row("preload", "an empty LD_PRELOAD library, posix_spawn + wait of /bin/true", "us/spawn", 1000, a,
 		    b, rounds);
+		free(with);
+		free(env);
 	}
 	return 0;
 }

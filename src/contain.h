@@ -21,11 +21,12 @@
 /*
  * For the functions every contained process runs while it starts (the
  * constructor, the snapshot's parse, the environment's check): one run of
- * code (.text.startup.*, which the linker places together ahead of .text)
- * instead of a dozen pages spread over the library's ~100 KiB. A trivial
- * child's constructor measured 184 -> 157 us (median of 240 starts, bench/
- * RESULTS.md). Only for that path: a function marked here and called per
- * call is no slower, but the run grows.
+ * code (~11 KiB with gcc) in .text.startup.*, instead of 11 pages spread over
+ * the library's ~100 KiB and two or three of the kernel's 64 KiB fault-around
+ * windows. GNU ld and gold place those sections together; configure asks LLD
+ * to (-z keep-text-section-prefix). A trivial child's constructor measured
+ * 184 -> 157 us (bench/RESULTS.md); t-exports checks the run. Some of these
+ * also run per call (ct_tree_for, ct_path_under): that costs nothing there.
  */
 #define CT_START_TEXT __attribute__((section(".text.startup.libcontain")))
 

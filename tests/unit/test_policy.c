@@ -317,6 +317,21 @@ END_TEST
  * (taken the slow way), a link to a file, a link in the middle of a path.
  * (Targets outside the root: a tree inside it would be dropped as redundant.)
  */
+/* A policy of root, read and deny entries alone: no defaults, no log. */
+static void load_plain(struct ct_policy *p, const char *root, const char *read, const char *deny)
+{
+	struct ct_env e;
+	char err[512];
+
+	memset(&e, 0, sizeof(e));
+	e.root = root;
+	e.read = read;
+	e.deny = deny;
+	e.log = "off";
+	e.no_defaults = 1;
+	ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+}
+
 static const struct {
 	const char *name;
 	const char *links[3][2];	/* link name in the base -> text (%R %B) */
@@ -338,8 +353,7 @@ START_TEST(read_entries_through_links_are_their_real_paths)
 {
 	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char entry[700], text[700], at[700], err[512], *real;
-	struct ct_env e;
+	char entry[700], text[700], at[700], *real;
 	int i, k, found = 0, aliased = 0;
 
 	for (k = 0; k < 3 && link_cases[_i].links[k][0]; k++) {
@@ -348,12 +362,7 @@ START_TEST(read_entries_through_links_are_their_real_paths)
 		ck_assert_int_eq(symlink(text, at), 0);
 	}
 	expand(link_cases[_i].entry, entry, sizeof(entry));
-	memset(&e, 0, sizeof(e));
-	e.root = fx.root;
-	e.read = entry;
-	e.log = "off";
-	e.no_defaults = 1;
-	ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+	load_plain(p, fx.root, entry, NULL);
 	real = realpath(entry, NULL);
 	ck_assert_msg((real == NULL) == link_cases[_i].skipped, "%s: realpath disagrees with the case",
 		      link_cases[_i].name);
@@ -379,21 +388,15 @@ START_TEST(slash_is_the_empty_tree_however_reached)
 {
 	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char link[700], err[512];
+	char link[700];
 	const char *ways[] = { "/", link };
-	struct ct_env e;
 	int w, i, found;
 
 	snprintf(link, sizeof(link), "%s/to-slash", fx.base);
 	ck_assert_int_eq(symlink("/", link), 0);
 	for (w = 0; w < 2; w++) {
 		/* as a read entry */
-		memset(&e, 0, sizeof(e));
-		e.root = fx.root;
-		e.read = ways[w];
-		e.log = "off";
-		e.no_defaults = 1;
-		ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+		load_plain(p, fx.root, ways[w], NULL);
 		for (i = 0, found = 0; i < p->ntrees; i++) {
 			ck_assert_msg(strcmp(p->trees[i].path, "/") != 0, "%s: a tree \"/\" of length %zu",
 				      ways[w], p->trees[i].len);
@@ -402,9 +405,7 @@ START_TEST(slash_is_the_empty_tree_however_reached)
 		}
 		ck_assert_msg(found, "%s: no empty tree", ways[w]);
 		/* as the root */
-		e.read = NULL;
-		e.root = ways[w];
-		ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+		load_plain(p, ways[w], NULL, NULL);
 		ck_assert_int_eq(p->trees[p->ntrees - 1].len, 0);
 		ck_assert_str_eq(p->trees[p->ntrees - 1].path, "");
 	}
@@ -417,8 +418,7 @@ START_TEST(deny_entries_are_canonical)
 {
 	struct ct_policy *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char deny[2000], want[4][700], err[512], l[700];
-	struct ct_env e;
+	char deny[2000], want[4][700], l[700];
 	int i, k, found;
 
 	snprintf(l, sizeof(l), "%s/root/pointer", fx.base);
@@ -431,12 +431,7 @@ START_TEST(deny_entries_are_canonical)
 	snprintf(want[1], sizeof(want[1]), "%s/pointer", fx.root);
 	snprintf(want[2], sizeof(want[2]), "%s/secrets", fx.root);	/* the link's target */
 	snprintf(want[3], sizeof(want[3]), "%s/.env", fx.root);
-	memset(&e, 0, sizeof(e));
-	e.root = fx.root;
-	e.deny = deny;
-	e.log = "off";
-	e.no_defaults = 1;
-	ck_assert_msg(ct_policy_load(p, 1 << 20, &e, err, sizeof(err)) == 0, "%s", err);
+	load_plain(p, fx.root, NULL, deny);
 	for (k = 0; k < 4; k++) {
 		found = 0;
 		for (i = 0; i < p->ndeny; i++)

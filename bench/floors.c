@@ -283,6 +283,45 @@ static void row(const char *name, const char *with, const char *unit, double sca
 	       median(b, rounds) / scale, median(r, rounds), lo, hi);
 }
 
+/*
+ * Fill a (bare, variant 0) and b (variant 1) for rounds rounds, the two side
+ * by side, bare first in even rounds and second in odd ones.
+ */
+typedef double (*variant_fn)(int variant, const void *ctx);
+
+static void alternate(variant_fn f, const void *ctx, double *a, double *b, int rounds)
+{
+	for (int i = 0; i < rounds; i++) {
+		if (i % 2)
+			b[i] = f(1, ctx);
+		a[i] = f(0, ctx);
+		if (!(i % 2))
+			b[i] = f(1, ctx);
+	}
+}
+
+struct calls_ctx {
+	int row;
+	const char *abs;
+};
+
+static double calls_variant(int variant, const void *ctx)
+{
+	const struct calls_ctx *c = ctx;
+
+	return time_calls(c->row, variant, c->abs);
+}
+
+static double walk_variant(int variant, const void *ctx)
+{
+	return time_walk(variant ? *(const unsigned long long *)ctx : 0);
+}
+
+static double spawn_variant(int variant, const void *ctx)
+{
+	return time_spawns(((char **const *)ctx)[variant]);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: floors --tree DIR [--empty-so PATH] [--rounds N]\n"
@@ -352,15 +391,11 @@ int main(int argc, char **argv)
 	printf("| floor | with (against the bare call) | unit | bare | with | ratio | range |\n");
 	printf("|---|---|---|--:|--:|--:|--:|\n");
 	for (int r = 0; r < 3; r++) {
+		struct calls_ctx c = { r, target };
+
 		one_call(r, 0, target);	/* warm-up, and a check that both work */
 		one_call(r, 1, target);
-		for (int i = 0; i < rounds; i++) {
-			if (i % 2)
-				b[i] = time_calls(r, 1, target);
-			a[i] = time_calls(r, 0, target);
-			if (!(i % 2))
-				b[i] = time_calls(r, 1, target);
-		}
+		alternate(calls_variant, &c, a, b, rounds);
 		row(names[r], withs[r], "ns/call", 1, a, b, rounds);
 		fflush(stdout);
 	}
@@ -370,13 +405,7 @@ int main(int argc, char **argv)
 	} else {
 		time_walk(0);
 		time_walk(rights);
-		for (int i = 0; i < rounds; i++) {
-			if (i % 2)
-				b[i] = time_walk(rights);
-			a[i] = time_walk(0);
-			if (!(i % 2))
-				b[i] = time_walk(rights);
-		}
+		alternate(walk_variant, &rights, a, b, rounds);
 		char what[160];
 
 		snprintf(what, sizeof(what), "a one-rule Landlock domain, open+fstat+read+close of %zu files",
@@ -386,40 +415,28 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	if (empty_so) {
-		size_t n = 0;
-		char **env, pre[4200];
+		size_t n = 0, k = 0;
+		char **envs[2], pre[4200];
 
 		while (environ[n])
 			n++;
-		if (!(env = calloc(n + 2, sizeof(*env))))
+		/* the environment less any LD_PRELOAD, then the same plus ours */
+		envs[0] = calloc(n + 1, sizeof(char *));
+		envs[1] = calloc(n + 2, sizeof(char *));
+		if (!envs[0] || !envs[1])
 			die("out of memory");
-		for (size_t i = 0, k = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0)
-				env[k++] = environ[i];
+				envs[0][k] = envs[1][k] = environ[i], k++;
 		snprintf(pre, sizeof(pre), "LD_PRELOAD=%s", empty_so);
-		char **with = calloc(n + 2, sizeof(*with));
-
-		if (!with)
-			die("out of memory");
-		memcpy(with, env, (n + 1) * sizeof(*env));
-		for (size_t k = 0;; k++)
-			if (!with[k]) {
-				with[k] = pre;
-				break;
-			}
-		time_spawns(env);
-		time_spawns(with);
-		for (int i = 0; i < rounds; i++) {
-			if (i % 2)
-				b[i] = time_spawns(with);
-			a[i] = time_spawns(env);
-			if (!(i % 2))
-				b[i] = time_spawns(with);
-		}
+		envs[1][k] = pre;
+		time_spawns(envs[0]);
+		time_spawns(envs[1]);
+		alternate(spawn_variant, envs, a, b, rounds);
 		row("preload", "an empty LD_PRELOAD library, posix_spawn + wait of /bin/true", "us/spawn", 1000, a,
 		    b, rounds);
-		free(with);
-		free(env);
+		free(envs[1]);
+		free(envs[0]);
 	}
 	return 0;
 }
